@@ -1,0 +1,16 @@
+"""credalbook: evaluating classifiers whose answers are uncertain.
+
+One module per idea of the source papers:
+
+- :mod:`credalbook.sets` — set-valued predictions as (n, K) boolean matrices;
+- :mod:`credalbook.metrics` — discounted / utility-discounted accuracy, F-beta on sets (Zaffalon et al.);
+- :mod:`credalbook.costs` — costs of indeterminacy (Yang, Destercke & Masson);
+- :mod:`credalbook.certainty` — probabilistic confusion matrix, certainty ratio, MCP/IMCP (Aguilar-Ruiz);
+- :mod:`credalbook.costspace` — cost curves, threshold choice, Beta uncertainty (Ferri et al.);
+- :mod:`credalbook.classifiers` — NBC, NCC, LNCC, CMA, credal tree, NDC, rejection, nested dichotomies;
+- :mod:`credalbook.preprocessing` — MDL discretisation, CFS feature selection;
+- :mod:`credalbook.theory` — the sympy derivations, with checks;
+- :mod:`credalbook.data`, :mod:`credalbook.experiments`, :mod:`credalbook.stats`,
+  :mod:`credalbook.plots`, :mod:`credalbook.reference`.
+"""
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from credalbook.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""Tidy result tables in ``data/results/`` with their provenance.
+
+``{name}.csv`` holds the rows; ``{name}.provenance.json`` says which commit, profile, date
+and runtime produced them. Chapters show the stored full-profile rows and, in the ci
+profile, recompute a subset with the same seeds and call :func:`assert_matches_stored`.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def results_dir() -> Path:
+    from credalbook.book import repo_root
+
+    return repo_root() / "data" / "results"
+
+
+def results_path(name: str) -> Path:
+    return results_dir() / f"{name}.csv"
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                             cwd=results_dir())
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "credalbook"], capture_output=True, text=True,
+                               cwd=results_dir()).stdout.strip()
+        return out.stdout.strip() + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float) -> Path:
+    """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it."""
+    if not isinstance(frame, pd.DataFrame) or frame.empty:
+        raise ValueError(f"experiment {name!r} returned no rows")
+    path = results_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False, float_format="%.10g")
+    meta = {
+        "name": name,
+        "profile": profile,
+        "commit": _git_commit(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "runtime_seconds": round(float(runtime_seconds), 1),
+        "rows": int(len(frame)),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "pandas": pd.__version__,
+    }
+    path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def provenance(name: str) -> dict:
+    """The provenance record of stored result ``name`` (commit, profile, date, runtime)."""
+    path = results_path(name).with_suffix(".provenance.json")
+    if not path.is_file():
+        raise FileNotFoundError(f"no stored results for {name!r} at {path}: run `make reproduce`")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def load_results(name: str) -> pd.DataFrame:
+    """The stored tidy table of experiment ``name``."""
+    path = results_path(name)
+    if not path.is_file():
+        raise FileNotFoundError(f"no stored results for {name!r} at {path}: run `make reproduce`")
+    return pd.read_csv(path)
+
+
+def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str], values: list[str],
+                          atol: float = 1e-9, rtol: float = 0.0) -> pd.DataFrame:
+    """Check that ``recomputed`` rows equal the stored rows with the same ``keys``.
+
+    Returns the joined frame. Raises ``AssertionError`` naming the first differing rows, or
+    when a recomputed key is absent from the stored table.
+    """
+    stored = load_results(name)
+    missing_cols = [c for c in keys + values if c not in stored.columns or c not in recomputed.columns]
+    if missing_cols:
+        raise ValueError(f"columns {missing_cols} missing from the stored or recomputed table of {name!r}")
+    joined = recomputed[keys + values].merge(stored[keys + values], on=keys, how="left",
+                                             suffixes=("_recomputed", "_stored"), indicator=True)
+    absent = joined[joined["_merge"] != "both"]
+    if len(absent):
+        raise AssertionError(f"{len(absent)} recomputed rows of {name!r} are not in the stored table, "
+                             f"e.g. {absent[keys].head(3).to_dict('records')}")
+    for column in values:
+        a = joined[f"{column}_recomputed"].to_numpy(dtype=float)
+        b = joined[f"{column}_stored"].to_numpy(dtype=float)
+        bad = ~np.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+        if bad.any():
+            rows = joined.loc[bad, keys + [f"{column}_recomputed", f"{column}_stored"]].head(5)
+            raise AssertionError(f"{bad.sum()} rows of {name!r} differ in {column!r}:\n{rows.to_string()}")
+    return joined.drop(columns="_merge")
+
+
+def describe_run(profile: str, names: list[str] = ()) -> str:
+    """Markdown sentence for a chapter: which profile ran now, and when stored results were made."""
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [f"This page was executed on {now} in the **{profile}** profile."]
+    for name in names:
+        try:
+            meta = provenance(name)
+        except FileNotFoundError:
+            parts.append(f"No stored results for `{name}` yet.")
+            continue
+        parts.append(f"Stored results `{name}`: profile **{meta['profile']}**, made {meta['date']} at commit "
+                     f"`{meta['commit']}` in {meta['runtime_seconds']:.0f} s ({meta['rows']} rows).")
+    return " ".join(parts)
