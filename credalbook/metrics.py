@@ -1,0 +1,213 @@
+"""Scores of set-valued predictions (Zaffalon, Corani & Mauá 2012, refs 000/001 of the book).
+
+For a predicted set :math:`Y` and the actual class :math:`y`:
+
+- discounted accuracy (Theorem 1): :math:`x = \\mathbb{1}[y \\in Y]/|Y|`;
+- utility-discounted accuracy (Section 5, Eq. (1)): :math:`u(x)` for a utility :math:`u` with
+  :math:`u(0)=0,\\ u(1)=1`; the quadratic utilities through :math:`(0.5, u_{1/2})` of Section 9
+  are :math:`u(x) = (2-4u_{1/2})x^2 + (4u_{1/2}-1)x` (so u65: :math:`-0.6x^2+1.6x`,
+  u80: :math:`-1.2x^2+2.2x`);
+- F-beta on sets (Section 9.3, del Coz & Bahamonde): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`;
+- recall on sets: :math:`\\mathbb{1}[y \\in Y]` (precision on sets is the discounted accuracy).
+
+Inputs: ``y_true`` holds class indices 0..K-1, shape (n,); ``y_set`` is the (n, K) boolean
+matrix of predicted sets (:mod:`credalbook.sets`). Per-instance scores (``*_scores``) have
+shape (n,); the aggregate functions return their mean. Every function is vectorised: a
+utility is evaluated once on the K+1 values discounted accuracy can take, then looked up.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from scipy.optimize import brentq
+
+from credalbook._validation import check_scalar
+from credalbook.sets import check_set_matrix, check_targets_and_sets
+
+Utility = Callable[[np.ndarray], np.ndarray]
+
+
+class QuadraticUtility:
+    """The quadratic utility through (0, 0), (1/2, ``u_half``) and (1, 1) (Section 9, Fig. 2).
+
+    :math:`u(x) = a x^2 + b x` with :math:`a = 2 - 4u_{1/2}` and :math:`b = 4u_{1/2} - 1`.
+    ``u_half`` in [0.5, 1): 0.5 is the risk-neutral (linear) utility, larger values express
+    more risk aversion; ``u_half`` >= 1 would value a two-class set as much as a correct
+    single class, and ``u_half`` < 0.5 is risk seeking (convex), against Assumption (A6).
+    """
+
+    def __init__(self, u_half: float):
+        check_scalar(u_half, "u_half", low=0.5, high=1.0, high_inclusive=False)
+        self.u_half = float(u_half)
+
+    @property
+    def coefficients(self) -> tuple[float, float]:
+        """(a, b) of :math:`u(x) = a x^2 + b x`."""
+        return 2.0 - 4.0 * self.u_half, 4.0 * self.u_half - 1.0
+
+    def __call__(self, x):
+        a, b = self.coefficients
+        x = np.asarray(x, dtype=float)
+        return a * x * x + b * x
+
+    def inverse(self, value):
+        """:math:`u^{-1}`: the x in [0, x_max] with u(x) = value (x_max is the vertex when a < 0)."""
+        a, b = self.coefficients
+        value = np.asarray(value, dtype=float)
+        if a == 0.0:
+            return value / b
+        peak = min(1.0, -b / (2 * a)) if a < 0 else 1.0
+        if np.any(value < -1e-12) or np.any(value > self(peak) + 1e-12):
+            raise ValueError(f"utility value outside [0, {float(self(peak)):.6g}] has no inverse on [0, {peak:.6g}]")
+        # smaller root of a x^2 + b x - value = 0, written stably
+        disc = np.sqrt(np.maximum(b * b + 4 * a * value, 0.0))
+        return 2 * value / (b + disc)
+
+    def __repr__(self):
+        a, b = self.coefficients
+        return f"QuadraticUtility(u_half={self.u_half:g}: u(x) = {a:g} x^2 + {b:g} x)"
+
+
+def quadratic_utility(u_half: float) -> QuadraticUtility:
+    """The quadratic utility with u(0) = 0, u(0.5) = ``u_half``, u(1) = 1 (``u65``: 0.65, ``u80``: 0.8)."""
+    return QuadraticUtility(u_half)
+
+
+def _utility_table(u, n_classes: int) -> np.ndarray:
+    """u at the values discounted accuracy can take: ``table[k] = u(1/k)`` (k = 1..K), ``table[0] = u(0)``.
+
+    Checks the normalisation u(0) = 0, u(1) = 1, monotonicity on those values and that
+    u(1/k) >= 1/k (a utility no smaller than discounted accuracy: risk aversion, (A6)).
+    """
+    utility = quadratic_utility(u) if not callable(u) else u
+    points = np.concatenate([[0.0], 1.0 / np.arange(1, n_classes + 1)])
+    with np.errstate(all="ignore"):
+        values = np.asarray(utility(points), dtype=float)
+    if values.shape != points.shape or not np.all(np.isfinite(values)):
+        raise ValueError("the utility must map [0, 1] to finite values, elementwise on arrays")
+    if abs(values[0]) > 1e-9 or abs(values[1] - 1.0) > 1e-9:
+        raise ValueError(f"the utility must satisfy u(0) = 0 and u(1) = 1; got u(0) = {values[0]:.6g}, "
+                         f"u(1) = {values[1]:.6g}")
+    ordered = np.concatenate([[values[0]], values[:0:-1]])  # u(0), u(1/K), ..., u(1/2), u(1)
+    if np.any(np.diff(ordered) < -1e-12):
+        raise ValueError("the utility must be non-decreasing on the values of discounted accuracy 0, 1/K, ..., 1/2, 1")
+    if np.any(values[1:] < points[1:] - 1e-12):
+        k = int(np.flatnonzero(values[1:] < points[1:] - 1e-12)[0]) + 1
+        raise ValueError(f"the utility is below discounted accuracy at 1/{k} (u = {values[k]:.6g}): a risk-seeking "
+                         "utility; the theory (Assumption A6) needs a concave utility with u(x) >= x")
+    return values
+
+
+def _hits_and_sizes(y_true, y_set) -> tuple[np.ndarray, np.ndarray, int]:
+    labels, matrix = check_targets_and_sets(y_true, y_set)
+    hits = matrix[np.arange(labels.size), labels]
+    return hits, matrix.sum(axis=1), matrix.shape[1]
+
+
+def discounted_accuracy_scores(y_true, y_set) -> np.ndarray:
+    """Per-instance discounted accuracy :math:`\\mathbb{1}[y \\in Y]/|Y|` (Theorem 1), shape (n,)."""
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
+    return hits / sizes
+
+
+def utility_discounted_accuracy_scores(y_true, y_set, u=0.65) -> np.ndarray:
+    """Per-instance utility-discounted accuracy :math:`u(\\mathbb{1}[y \\in Y]/|Y|)`, shape (n,).
+
+    ``u`` is u(0.5) of the quadratic utility (0.65 and 0.8 are the paper's u65 and u80; 0.5
+    gives discounted accuracy) or a callable utility with u(0) = 0 and u(1) = 1.
+    """
+    hits, sizes, n_classes = _hits_and_sizes(y_true, y_set)
+    table = _utility_table(u, n_classes)
+    return np.where(hits, table[sizes], table[0])
+
+
+def f_beta_set_scores(y_true, y_set, beta: float = 1.0) -> np.ndarray:
+    """Per-instance F-beta of a set (Section 9.3): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`."""
+    check_scalar(beta, "beta", low=0.0, low_inclusive=False)
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
+    return (1.0 + beta**2) * hits / (beta**2 + sizes)
+
+
+def recall_set_scores(y_true, y_set) -> np.ndarray:
+    """Per-instance recall of a set: 1 when the actual class is in the set, else 0 (Section 9.3)."""
+    hits, _, _ = _hits_and_sizes(y_true, y_set)
+    return hits.astype(float)
+
+
+def discounted_accuracy(y_true, y_set) -> float:
+    """Mean discounted accuracy (Theorem 1); equals the precision of the sets (Section 9.3)."""
+    return float(discounted_accuracy_scores(y_true, y_set).mean())
+
+
+def utility_discounted_accuracy(y_true, y_set, u=0.65) -> float:
+    """Mean utility-discounted accuracy :math:`\\hat E[u(h)]` (Eq. (1)); see the ``*_scores`` variant."""
+    return float(utility_discounted_accuracy_scores(y_true, y_set, u).mean())
+
+
+def f_beta_set(y_true, y_set, beta: float = 1.0) -> float:
+    """Mean F-beta of the predicted sets (Section 9.3)."""
+    return float(f_beta_set_scores(y_true, y_set, beta).mean())
+
+
+def recall_set(y_true, y_set) -> float:
+    """Fraction of predicted sets that contain the actual class."""
+    return float(recall_set_scores(y_true, y_set).mean())
+
+
+def determinacy(y_set) -> float:
+    """Fraction of determinate (single-class) predictions."""
+    return float((check_set_matrix(y_set).sum(axis=1) == 1).mean())
+
+
+def average_set_size(y_set) -> float:
+    """Mean number of predicted classes per instance."""
+    return float(check_set_matrix(y_set).sum(axis=1).mean())
+
+
+def single_accuracy(y_true, y_set) -> float:
+    """Accuracy on the determinate predictions; ``nan`` when there is none (undefined, as in JNCC2)."""
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
+    determinate = sizes == 1
+    return float(hits[determinate].mean()) if determinate.any() else float("nan")
+
+
+def set_accuracy(y_true, y_set) -> float:
+    """Fraction of indeterminate predictions containing the actual class; ``nan`` when there is none."""
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
+    indeterminate = sizes > 1
+    return float(hits[indeterminate].mean()) if indeterminate.any() else float("nan")
+
+
+def certainty_equivalent(y_true, y_set, u=0.65) -> float:
+    """The certainty equivalent :math:`u^{-1}(\\hat E[u(h)])` (Section 5): the accuracy of a
+    determinate classifier valued the same as the set-valued one under utility ``u``."""
+    value = utility_discounted_accuracy(y_true, y_set, u)
+    utility = quadratic_utility(u) if not callable(u) else u
+    if isinstance(utility, QuadraticUtility):
+        return float(utility.inverse(value))
+    return float(brentq(lambda x: float(utility(np.asarray(x))) - value, 0.0, 1.0, xtol=1e-14))
+
+
+def _class_indices(estimator, y) -> np.ndarray:
+    classes = list(getattr(estimator, "classes_"))
+    index = {c.item() if isinstance(c, np.generic) else c: k for k, c in enumerate(classes)}
+    try:
+        return np.array([index[v.item() if isinstance(v, np.generic) else v] for v in np.asarray(y)])
+    except KeyError as error:
+        raise ValueError(f"label {error.args[0]!r} is not one of the estimator's classes {classes}") from None
+
+
+def make_set_scorer(metric: Callable, **kwargs) -> Callable:
+    """A scikit-learn scorer ``scorer(estimator, X, y)`` for an estimator with ``predict_set``.
+
+    ``y`` holds labels from ``estimator.classes_``; they are mapped to indices before
+    ``metric(y_true, estimator.predict_set(X), **kwargs)`` is evaluated. Usable as
+    ``cross_val_score(..., scoring=make_set_scorer(utility_discounted_accuracy, u=0.8))``.
+    """
+
+    def scorer(estimator, X, y):
+        return metric(_class_indices(estimator, y), estimator.predict_set(X), **kwargs)
+
+    scorer.__name__ = f"{metric.__name__}_scorer"
+    return scorer
