@@ -22,6 +22,9 @@ def _is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec" in head and "jupytext" in head
 
 
+os.environ.setdefault("TQDM_DISABLE", "1")  # no progress bars inside notebook tests
+
+
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False, help="run tests marked slow")
 

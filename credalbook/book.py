@@ -83,6 +83,7 @@ class ExecutionResult:
 def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path) -> ExecutionResult:
     """Execute one chapter with papermill; plain markdown pages are copied unchanged."""
     import jupytext
+    import nbformat
     import papermill
 
     source = chapter_source(root, entry)
@@ -95,7 +96,8 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path) -> 
     target = out_dir / f"{entry}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     notebook = jupytext.read(source)
-    papermill.execute_notebook(
+    os.environ["TQDM_DISABLE"] = "1"  # progress bars belong to the terminal, not to the pages
+    executed = papermill.execute_notebook(
         notebook,
         str(target),
         parameters=parameters,
@@ -104,7 +106,17 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path) -> 
         progress_bar=False,
         request_save_on_cell_execute=False,
     )
+    _hide_default_parameters(executed)
+    nbformat.write(executed, str(target))
     return ExecutionResult(entry, time.perf_counter() - start, target)
+
+
+def _hide_default_parameters(notebook) -> None:
+    """Show the parameters the page ran with (papermill's injected cell), not the defaults."""
+    for cell in notebook.cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "parameters" in tags and "remove-cell" not in tags:
+            cell.metadata["tags"] = [*tags, "remove-cell"]
 
 
 def _execute_star(args):

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable
 
 import joblib
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 
 def config_hash(config: dict, salt: str = "") -> str:
