@@ -10,7 +10,7 @@ export PATH := $(BIN):$(PATH)
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
-.PHONY: venv book test reproduce clean
+.PHONY: venv book test reproduce bench clean
 
 $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,3 +35,7 @@ reproduce: $(STAMP)
 
 clean:
 	rm -rf _build .cache
+
+## Time the benchmarks (pytest-benchmark), without the notebook tests.
+bench: $(STAMP)
+	CREDALBOOK_SKIP_NBVAL=1 $(BIN)/python -m pytest tests --benchmark-enable --benchmark-only
