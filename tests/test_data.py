@@ -1,0 +1,221 @@
+"""The data layer: every mirror file against MANIFEST.csv, class conventions, sources and errors."""
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from credalbook import data
+from credalbook.data import (ArffFormatError, ChecksumError, Dataset, DatasetNotFoundError, fetch, list_datasets,
+                             load, load_group, read_arff, read_delimited, registry)
+
+MIRROR = data.mirror_dir()
+needs_mirror = pytest.mark.skipif(not (MIRROR / "MANIFEST.csv").is_file(), reason="offline mirror absent")
+
+
+def _manifest() -> pd.DataFrame:
+    frame = pd.read_csv(MIRROR / "MANIFEST.csv", dtype=str, keep_default_na=False)
+    return frame[frame["n_rows"] != ""]
+
+
+def _manifest_rows():
+    if not (MIRROR / "MANIFEST.csv").is_file():
+        return []
+    return [pytest.param(row, id=f"{row['file']}:{row['class_attribute']}") for _, row in _manifest().iterrows()]
+
+
+def _class_name(manifest_class: str) -> str:
+    """MANIFEST names the class of a headerless file ``colK (last)``."""
+    return manifest_class.removesuffix(" (last)")
+
+
+def _read_any(path: Path) -> pd.DataFrame:
+    """The registry's reader for a mirror file, found through the registry row that names it."""
+    table = registry()
+    entry = table[table["files"] == str(path.relative_to(MIRROR))].iloc[0]
+    if entry["format"] == "arff":
+        return read_arff(path)
+    sep = "whitespace" if entry["format"] == "whitespace" else entry["sep"]
+    return read_delimited(path, sep=sep, header=entry["header"] != "no")
+
+
+# ------------------------------------------------------------------------------ mirror vs MANIFEST
+@needs_mirror
+@pytest.mark.parametrize("row", _manifest_rows())
+def test_every_mirror_file_parses_with_manifest_counts(row):
+    frame = _read_any(MIRROR / row["file"])
+    class_attribute = _class_name(row["class_attribute"])
+    assert len(frame) == int(row["n_rows"])
+    assert frame.shape[1] == int(row["n_attributes"])
+    assert frame[class_attribute].nunique(dropna=True) == int(row["n_classes"])
+
+
+@needs_mirror
+def test_registry_covers_manifest_and_copies_its_checksums():
+    table = registry()
+    for _, row in _manifest().iterrows():
+        for group in row["paper_groups"].split(";"):
+            hits = table[(table["group"] == group) & (table["name"] == row["name"])]
+            assert len(hits) == 1, (group, row["name"])
+            entry = hits.iloc[0]
+            assert entry["files"] == row["file"] and entry["sha256"] == row["sha256"]
+            assert entry["n_rows"] == int(row["n_rows"]) and entry["n_classes"] == int(row["n_classes"])
+            assert entry["class_attribute"] == _class_name(row["class_attribute"])
+
+
+@needs_mirror
+@pytest.mark.parametrize("group,name", [pytest.param(g, n, id=f"{g}:{n}") for g, n in
+                                        registry().query("status == 'mirror'")[["group", "name"]].itertuples(
+                                            index=False)] if (MIRROR / "MANIFEST.csv").is_file() else [])
+def test_every_registry_dataset_loads_with_expected_sizes(group, name):
+    entry = registry().query("group == @group and name == @name").iloc[0]
+    dataset = load(name, group)
+    assert isinstance(dataset, Dataset) and dataset.group == group
+    assert dataset.source.startswith("mirror:")
+    assert len(dataset.X) == len(dataset.y) == entry["n_rows"]
+    assert len(dataset.classes) == entry["n_classes"]
+    codes = dataset.y_codes
+    assert codes.dtype == np.int64 and codes.min() == 0 and codes.max() == len(dataset.classes) - 1
+    assert set(np.unique(codes)) == set(range(len(dataset.classes)))
+    for column in dataset.X.columns:
+        dtype = dataset.X[column].dtype
+        assert isinstance(dtype, pd.CategoricalDtype) or dtype == np.float64, (column, dtype)
+    assert sorted(dataset.nominal_features + dataset.numeric_features) == sorted(dataset.X.columns)
+    assert dataset.y.name not in dataset.X.columns
+    for dropped in [c for c in entry["drop"].split(";") if c]:
+        assert dropped not in dataset.X.columns
+    if entry["n_attributes"] is not pd.NA and ";" not in entry["files"]:
+        n_dropped = len([c for c in entry["drop"].split(";") if c])
+        assert dataset.X.shape[1] == entry["n_attributes"] - 1 - n_dropped
+
+
+# ------------------------------------------------------------------------------ class conventions
+@needs_mirror
+@pytest.mark.parametrize("name,group,class_attribute,n_classes", [
+    ("lung-cancer", "ferri2019", "attribute57", 2),
+    ("spect_train", "ferri2019", "OVERALL_DIAGNOSIS", 2),
+    ("spect_test", "ferri2019", "OVERALL_DIAGNOSIS", 2),
+    ("spect", "zaffalon2012", "OVERALL_DIAGNOSIS", 2),
+    ("wine", "zaffalon2012", "class", 3),
+    ("parkinsons", "aguilar2025", "status", 2),
+    ("cardiotocography", "aguilar2025", "CLASS", 10),
+    ("solar-flare-C", "zaffalon2012", "C-class_flares_production_by_this_region", 3),
+    ("solar-flare-m", "zaffalon2012", "M-class_flares_production_by_this_region", 4),
+    ("solar-flare-X", "zaffalon2012", "X-class_flares_production_by_this_region", 2),
+])
+def test_class_attribute_per_group(name, group, class_attribute, n_classes):
+    dataset = load(name, group)
+    assert dataset.y.name == class_attribute
+    assert len(dataset.classes) == n_classes
+
+
+@needs_mirror
+def test_ferri_class_is_last_attribute_except_spect_where_table5_majority_decides():
+    # Ferri et al. (2019), Table 5, majority class proportions: spect_test 0.92, spect_train 0.50.
+    # The last attribute of the spect files is F22 (0.55 / 0.675), OVERALL_DIAGNOSIS gives 0.92 / 0.50.
+    for name, majority in [("spect_test", 0.92), ("spect_train", 0.50)]:
+        dataset = load(name, "ferri2019")
+        assert round(float(np.bincount(dataset.y_codes).max() / len(dataset.y)), 2) == majority
+    table = registry().query("group == 'ferri2019'")
+    for _, entry in table.iterrows():
+        if entry["name"].startswith("spect"):
+            continue
+        header = read_arff(MIRROR / entry["files"])
+        assert header.columns[-1] == entry["class_attribute"], entry["name"]
+
+
+@needs_mirror
+def test_ferri_majority_proportions_match_table5():
+    for _, entry in registry().query("group == 'ferri2019'").iterrows():
+        dataset = load(entry["name"], "ferri2019")
+        majority = np.bincount(dataset.y_codes).max() / len(dataset.y)
+        assert abs(majority - float(entry["paper_majority"])) <= 0.005 + 1e-12, entry["name"]
+        assert len(dataset.y) == entry["paper_rows"]
+
+
+@needs_mirror
+def test_multi_file_and_combined_datasets():
+    spect = load("spect", "zaffalon2012")
+    train, test = load("spect_train", "zaffalon2012"), load("spect_test", "zaffalon2012")
+    assert len(spect.y) == 267 == len(train.y) + len(test.y)
+    pd.testing.assert_frame_equal(spect.X.iloc[:80].reset_index(drop=True), train.X)
+    landsat = load("landsat")
+    assert len(landsat.y) == 6435 and landsat.X.shape[1] == 36 and landsat.classes == ["1", "2", "3", "4", "5", "7"]
+
+
+@needs_mirror
+def test_ordinal_classes_are_ordered_in_declared_order():
+    era = load("ERA")
+    assert era.y.cat.ordered and era.classes == [str(k) for k in range(1, 10)]
+    assert era.y.iloc[0] < "9" or era.y.iloc[0] == "9"
+    assert not load("iris").y.cat.ordered
+
+
+@needs_mirror
+def test_declared_nominal_order_and_unused_class_values():
+    anneal = load("anneal")
+    header = read_arff(MIRROR / "uci/anneal.arff")
+    assert len(header["class"].cat.categories) > len(anneal.classes)  # declared but absent class removed
+    assert anneal.classes == [c for c in header["class"].cat.categories if c in set(header["class"].dropna())]
+    kr = load("kr-kp")
+    assert kr.classes == ["won", "nowin"]  # declared order, not alphabetical
+
+
+@needs_mirror
+def test_missing_values_are_nan_and_ids_dropped():
+    vote = load("vote")
+    assert vote.X.isna().to_numpy().sum() == 392
+    assert "animal" not in load("zoo").X.columns
+    assert "molecule_name" not in load("musk1", "ferri2019").X.columns
+    assert load("yeast").X.shape[1] == 8
+    ctg = load("cardiotocography")
+    assert list(ctg.X.columns)[0] == "LB" and list(ctg.X.columns)[-1] == "Tendency" and ctg.X.shape[1] == 21
+
+
+@needs_mirror
+def test_names_are_case_insensitive_and_aliases_resolve():
+    assert load("KR-KP").name == "kr-vs-kp"
+    assert load("chess-KRVKP", "ferri2019").name == "chess-kr-vs-kp"
+    assert load("wisconsin-breast-cancer").name == "breast-w"
+    assert load("breast-w").group == "zaffalon2012"  # GROUPS order without group=
+    assert load("Breast-W", "ferri2019").source.endswith("ferri2019/data/breast-w.arff")
+
+
+# ------------------------------------------------------------------------------ availability
+def test_known_missing_dataset_says_why():
+    with pytest.raises(DatasetNotFoundError, match=r"connect-4 is not available: not in the mirror"):
+        load("connect-4")
+    with pytest.raises(DatasetNotFoundError, match="musk2 is not available"):
+        load("musk v2")
+    with pytest.raises(DatasetNotFoundError, match="SWD"):
+        load("swd", "yang2017")
+    with pytest.raises(DatasetNotFoundError, match="no verified URL"):
+        fetch("connect-4")
+
+
+def test_unknown_name_lists_known_names():
+    with pytest.raises(DatasetNotFoundError, match="no dataset named 'nonesuch'.*known names: .*iris"):
+        load("nonesuch")
+    with pytest.raises(DatasetNotFoundError, match="in group 'ferri2019'"):
+        load("iris", "ferri2019")
+
+
+class TestBadInput:
+    def test_bad_group(self):
+        with pytest.raises(ValueError, match="group must be one of"):
+            load("iris", "zaffalon")
+        with pytest.raises(ValueError, match="group must be one of"):
+            list_datasets("nope")
+        with pytest.raises(ValueError, match="group must be one of"):
+            next(load_group("nope"))
+
+    @pytest.mark.parametrize("name", ["", "   ", None, 3])
+    def test_bad_name(self, name):
+        with pytest.raises(ValueError, match="name must be a non-empty dataset name"):
+            load(name)
+        with pytest.raises(ValueError, match="name must be a non-empty dataset name"):
+            fetch(name)
