@@ -1,7 +1,6 @@
 """The data layer: every mirror file against MANIFEST.csv, class conventions, sources and errors."""
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
@@ -219,3 +218,178 @@ class TestBadInput:
             load(name)
         with pytest.raises(ValueError, match="name must be a non-empty dataset name"):
             fetch(name)
+
+
+# ------------------------------------------------------------------------------ the ARFF reader
+def _arff(tmp_path: Path, text: str, newline: str = "\n") -> pd.DataFrame:
+    path = tmp_path / "x.arff"
+    path.write_bytes(text.replace("\n", newline).encode())
+    return read_arff(path)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_arff_reader_tolerates_weka_and_keel_syntax(tmp_path, newline):
+    text = """% a comment
+@RELATION 'odd relation'
+@attribute 'name with spaces'   integer [1, 10]
+@ATTRIBUTE width real[0.5,2.5]
+@attribute colour { red , 'dark blue',green }
+@attribute  n NUMERIC
+@inputs 'name with spaces', width, colour
+@outputs n
+@data
+% comment inside data
+ 1 , 0.5,red, 3
+2,?, 'dark blue' ,4.5e1
+
+10,2.5,?,?
+"""
+    frame = _arff(tmp_path, text, newline)
+    assert list(frame.columns) == ["name with spaces", "width", "colour", "n"]
+    np.testing.assert_array_equal(frame["name with spaces"], [1.0, 2.0, 10.0])
+    np.testing.assert_array_equal(frame["width"].isna(), [False, True, False])
+    assert list(frame["colour"].cat.categories) == ["red", "dark blue", "green"]
+    assert frame["colour"].tolist()[:2] == ["red", "dark blue"] and pd.isna(frame["colour"].iloc[2])
+    np.testing.assert_array_equal(frame["n"].to_numpy()[:2], [3.0, 45.0])
+
+
+def test_arff_reader_sparse_rows(tmp_path):
+    text = "@relation s\n@attribute a numeric\n@attribute b numeric\n@attribute c {x,y}\n@data\n{1 5, 2 y}\n{}\n"
+    frame = _arff(tmp_path, text)
+    np.testing.assert_array_equal(frame["a"], [0.0, 0.0])
+    np.testing.assert_array_equal(frame["b"], [5.0, 0.0])
+    assert frame["c"].tolist() == ["y", "x"]
+
+
+def test_arff_reader_quoted_values_with_commas_and_escapes(tmp_path):
+    text = "@relation q\n@attribute s {'a,b','it\\'s'}\n@attribute v numeric\n@data\n'a,b',1\n'it\\'s',2\n"
+    frame = _arff(tmp_path, text)
+    assert frame["s"].tolist() == ["a,b", "it's"]
+
+
+@pytest.mark.parametrize("text,message", [
+    ("@relation r\n@attribute a {x,y}\n@data\nz\n", "undeclared values \\['z'\\]"),
+    ("@relation r\n@attribute a numeric\n@data\nabc\n", "numeric attribute 'a' has value 'abc'"),
+    ("@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n1\n", "line 5: 1 values for 2 attributes"),
+    ("@relation r\n@attribute a numeric\n", "no @data section"),
+    ("@relation r\n@attribute a blob\n@data\n1\n", "unknown type 'blob'"),
+    ("@relation r\n@data\n1\n", "@data before any @attribute"),
+    ("@relation r\n@attribute a {x,y\n@data\nx\n", "no closing brace"),
+    ("@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n1,2\n", "duplicate attribute names"),
+])
+def test_arff_reader_errors_name_file_and_problem(tmp_path, text, message):
+    with pytest.raises(ArffFormatError, match=message):
+        _arff(tmp_path, text)
+
+
+def test_delimited_reader_headerless_and_semicolon(tmp_path):
+    whitespace = tmp_path / "w.dat"
+    whitespace.write_bytes(b" 1.5\t 2 \t a\r\n -3e-1\t ?\t b\r\n")
+    frame = read_delimited(whitespace, sep="whitespace", header=False)
+    assert list(frame.columns) == ["col1", "col2", "col3"]
+    np.testing.assert_allclose(frame["col1"], [1.5, -0.3])
+    assert np.isnan(frame["col2"].iloc[1]) and frame["col2"].dtype == np.float64
+    semicolon = tmp_path / "s.csv"
+    semicolon.write_text('"fixed acidity";"quality "\n7.4;5\n7.8;6\n')
+    frame = read_delimited(semicolon, sep=";")
+    assert list(frame.columns) == ["fixed acidity", "quality"]
+
+
+# ------------------------------------------------------------------------------ sources
+@pytest.fixture
+def fake_mirror(tmp_path, monkeypatch):
+    """A private copy of a few mirror files, used as the mirror."""
+    if not (MIRROR / "MANIFEST.csv").is_file():
+        pytest.skip("offline mirror absent")
+    root = tmp_path / "mirror"
+    for relative in ["uci/iris.arff", "uci/wine.arff", "uci/spect_train.arff", "uci/spect_test.arff"]:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(MIRROR / relative, root / relative)
+    monkeypatch.setenv("CREDALBOOK_DATA_MIRROR", str(root))
+    monkeypatch.setenv("CREDALBOOK_DATA_CACHE", str(tmp_path / "cache"))
+    return root
+
+
+def test_checksum_mismatch_is_a_clear_error(fake_mirror):
+    assert load("iris").source == f"mirror:{fake_mirror / 'uci/iris.arff'}"
+    path = fake_mirror / "uci/iris.arff"
+    path.write_text(path.read_text().replace("5.1,3.5,1.4,0.2", "5.2,3.5,1.4,0.2", 1))
+    with pytest.raises(ChecksumError, match=r"iris.arff: sha256 [0-9a-f]{64} differs from the registry's 8337af8c"):
+        load("iris")
+
+
+def test_mirror_absent_falls_back_to_sklearn_where_values_are_identical(fake_mirror):
+    mirrored = load("wine")
+    (fake_mirror / "uci/wine.arff").unlink()
+    bundled = load("wine")
+    assert bundled.source == "sklearn:load_wine"
+    pd.testing.assert_frame_equal(bundled.X, mirrored.X)
+    pd.testing.assert_series_equal(bundled.y, mirrored.y)
+
+
+def test_sklearn_iris_is_not_the_mirror_iris(fake_mirror):
+    """scikit-learn's iris has Fisher's values in rows 35 and 38 (1-based); UCI/Weka's file does not."""
+    from sklearn.datasets import load_iris
+
+    mirrored = load("iris").X.to_numpy()
+    bundled = load_iris().data
+    assert sorted({int(i) for i in np.argwhere(mirrored != bundled)[:, 0]}) == [34, 37]
+    (fake_mirror / "uci/iris.arff").unlink()
+    with pytest.raises(DatasetNotFoundError) as error:
+        load("iris")
+    message = str(error.value)
+    assert "iris (zaffalon2012) is not available; searched: the mirror" in message
+    assert str(fake_mirror) in message and "scikit-learn ships no copy" in message
+    assert "download cache" in message and "fetch('iris')" in message
+
+
+def test_cache_is_searched_after_the_mirror(fake_mirror, tmp_path):
+    (fake_mirror / "uci/iris.arff").unlink()
+    cached = tmp_path / "cache" / "uci" / "iris.arff"
+    cached.parent.mkdir(parents=True)
+    shutil.copyfile(MIRROR / "uci/iris.arff", cached)
+    dataset = load("iris")
+    assert dataset.source == f"cache:{cached}" and len(dataset.y) == 150
+
+
+def test_fetch_downloads_verifies_and_caches(fake_mirror, tmp_path, monkeypatch):
+    payload = {name: (MIRROR / f"uci/{name}.arff").read_bytes() for name in ("spect_train", "spect_test")}
+    calls = []
+    entry = registry().query("group == 'zaffalon2012' and name == 'spect'").iloc[0]
+    urls = entry["urls"].split(";")
+    assert urls[0].endswith("classification/spect.train.arff") and urls[1].endswith("spect.test.arff")
+    table = {urls[0]: payload["spect_train"], urls[1]: payload["spect_test"]}
+    monkeypatch.setattr(data, "_download", lambda url, timeout=60.0: calls.append(url) or table[url])
+    for name in ("spect_train", "spect_test"):
+        (fake_mirror / f"uci/{name}.arff").unlink()
+    with pytest.raises(DatasetNotFoundError):
+        load("spect")
+    paths = fetch("spect")
+    assert [p.name for p in paths] == ["spect_train.arff", "spect_test.arff"] and len(calls) == 2
+    assert fetch("spect") == paths and len(calls) == 2  # verified cache: no second download
+    dataset = load("spect")
+    assert dataset.source.startswith("cache:") and len(dataset.y) == 267
+    fetch("spect", force=True)
+    assert len(calls) == 4
+
+
+def test_fetch_rejects_a_corrupted_download(fake_mirror, tmp_path, monkeypatch):
+    monkeypatch.setattr(data, "_download", lambda url, timeout=60.0: b"<html>rate limited</html>")
+    with pytest.raises(ChecksumError, match="not written to the cache"):
+        fetch("iris")
+    assert not (tmp_path / "cache" / "uci" / "iris.arff").exists()
+
+
+# ------------------------------------------------------------------------------ listing
+@needs_mirror
+def test_list_datasets_and_load_group():
+    listing = list_datasets("aguilar2025")
+    assert set(listing.columns) >= {"name", "groups", "available", "n_rows", "n_classes", "source", "in_paper"}
+    paper = listing[listing["in_paper"]]
+    assert len(paper) == 21 and paper["available"].sum() == 20
+    assert paper.loc[~paper["available"], "name"].tolist() == ["musk2"]
+    assert listing.set_index("name").loc["sonar", "groups"] == "aguilar2025;ferri2019;zaffalon2012"
+    names = [d.name for d in load_group("aguilar2025")]
+    assert len(names) == 20 and "musk2" not in names and "landsat" in names and "landsat (train)" not in names
+    assert sum(1 for _ in load_group("zaffalon2012")) == 54
+    assert sum(1 for _ in load_group("ferri2019")) == 26
