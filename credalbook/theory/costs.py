@@ -1,0 +1,236 @@
+"""Symbolic derivations for Yang, Destercke & Masson (2017), "The costs of indeterminacy".
+
+Each ``*_expr``/``symbolic_*`` function returns sympy objects for the chapter to display; each
+``check_*`` function returns ``True`` (or the exact value the paper prints) and is asserted by
+``tests/test_costs_theory.py``. The extended matrices are derived here from the paper's
+definitions, independently of the numerical rules of :mod:`credalbook.costs`, and compared
+with them.
+"""
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+import numpy as np
+import sympy as sp
+
+CLASSES_EXAMPLE_1 = ("h", "b", "n")
+TABLE_I = sp.Matrix([[0, 1, 2], [1, 0, 2], [4, 4, 0]])   # rows: prediction, columns: truth
+
+
+def _subsets(k: int):
+    return [c for size in range(1, k + 1) for c in combinations(range(k), size)]
+
+
+def power_mean(values, p):
+    """Generalised mean of order p (Eq. 12); the geometric mean for p = 0 (Eq. 13)."""
+    n = len(values)
+    if p == 0:
+        return sp.Mul(*values) ** sp.Rational(1, n)
+    return (sp.Add(*[v ** p for v in values]) / n) ** (1 / sp.sympify(p))
+
+
+# --------------------------------------------------------------------------------------------
+# exact extended matrices from the definitions
+# --------------------------------------------------------------------------------------------
+def symbolic_discounted(cost: sp.Matrix = TABLE_I) -> sp.Matrix:
+    """Def. 3 (Eq. 10) row by row, exact (Table V for Table I)."""
+    k = cost.shape[0]
+    return sp.Matrix([[sp.Rational(1, len(s)) * sum(cost[i, y] for i in s) for y in range(k)] for s in _subsets(k)])
+
+
+def symbolic_p_discounted(cost: sp.Matrix = TABLE_I, r=sp.Rational(1, 2), variant: str = "cautious") -> sp.Matrix:
+    """Eqs. (14)-(16) exact (Table X for Table I, r = 1/2, cautious)."""
+    k = cost.shape[0]
+    rows = []
+    for s in _subsets(k):
+        row = []
+        for y in range(k):
+            order = 1 - r if (variant == "cautious" or y in s) else 1 + r
+            row.append(sp.nsimplify(power_mean([cost[i, y] for i in s], order)))
+        rows.append(row)
+    return sp.Matrix(rows)
+
+
+def symbolic_ha(k: int = 3):
+    """Table IX: η(y)[y ∉ Y] + δ(|Y| - 1) with symbols η_a, η_b, ... and δ; returns (matrix, etas, delta)."""
+    names = "abcdefghij"[:k]
+    etas = sp.symbols(" ".join(f"eta_{c}" for c in names), positive=True)
+    delta = sp.Symbol("delta", positive=True)
+    matrix = sp.Matrix([[(0 if y in s else etas[y]) + delta * (len(s) - 1) for y in range(k)] for s in _subsets(k)])
+    return matrix, etas, delta
+
+
+def check_against_numeric(symbolic: sp.Matrix, numeric: np.ndarray, atol: float = 1e-12) -> bool:
+    """The exact matrix equals the numerical one of :mod:`credalbook.costs` cell by cell."""
+    exact = np.array(symbolic.evalf(), dtype=float)
+    return exact.shape == numeric.shape and bool(np.allclose(exact, numeric, atol=atol, rtol=0))
+
+
+def utility_cost_exact(size: int, u=sp.Rational(13, 20)):
+    """1 - g(1/|Y|) with g quadratic, g(1) = 1, g(1/2) = u (Eq. 8): the correct-set cells of Table III."""
+    x = sp.Symbol("x")
+    a = 2 - 4 * u
+    g = a * x ** 2 + (1 - a) * x
+    return sp.nsimplify(1 - g.subs(x, sp.Rational(1, size)))
+
+
+def check_table_iii_full_set() -> dict:
+    """Table III's {h, b, n} cell: exact 8/15 = 0.5333, printed 0.54 (an erratum: it rounds to 0.53)."""
+    exact = utility_cost_exact(3)
+    return {"exact": exact, "decimal": float(exact), "printed": 0.54, "rounds_to_printed": round(float(exact), 2) == 0.54}
+
+
+# --------------------------------------------------------------------------------------------
+# Proposition 1
+# --------------------------------------------------------------------------------------------
+def check_proposition_1(k: int = 3) -> bool:
+    """E_p[c̄_Y] = (1/|Y|) Σ_{ŷ∈Y} E_p[c_ŷ] for every Y, symbolically, with symbolic costs and p.
+
+    Hence E_p[c̄_Y] - min_ŷ E_p[c_ŷ] = (1/|Y|) Σ (E_p[c_ŷ] - min) is a sum of non-negative terms.
+    """
+    c = sp.Matrix(k, k, lambda i, j: sp.Symbol(f"c_{i}{j}", nonnegative=True))
+    p = sp.symbols(f"p0:{k}", nonnegative=True)
+    expected = [sum(p[y] * c[i, y] for y in range(k)) for i in range(k)]
+    discounted = symbolic_discounted(c)
+    for row, s in enumerate(_subsets(k)):
+        lhs = sum(p[y] * discounted[row, y] for y in range(k))
+        if sp.simplify(lhs - sp.Rational(1, len(s)) * sum(expected[i] for i in s)) != 0:
+            return False
+    return True
+
+
+def examples_5_6() -> dict:
+    """Examples 5 and 6 under the uniform p: E[c_{h,b}] = 5/6 resp. 7/6 against E[c_h] = E[c_b] = 1."""
+    uniform = sp.Matrix([sp.Rational(1, 3)] * 3)
+    row_h, row_b = TABLE_I.row(0), TABLE_I.row(1)
+    ex5 = sp.Matrix([[sp.Rational(1, 4), sp.Rational(1, 4), 2]])
+    ex6 = sp.Matrix([[sp.Rational(1, 4), sp.Rational(1, 4), 3]])
+    return {"E[c_h]": (row_h * uniform)[0], "E[c_b]": (row_b * uniform)[0],
+            "example 5 E[c_hb]": (ex5 * uniform)[0], "example 6 E[c_hb]": (ex6 * uniform)[0],
+            "example 6 at p(h)=p(b)=1/2": (ex6 * sp.Matrix([sp.Rational(1, 2), sp.Rational(1, 2), 0]))[0]}
+
+
+# --------------------------------------------------------------------------------------------
+# the power-mean inequality and the properties of p-discounted costs
+# --------------------------------------------------------------------------------------------
+def power_mean_derivative_identity(n: int = 3):
+    """p² d/dp log M_p = [Σ w u log u - S log S] / S with u_i = x_i^p, S = Σ w u (weights w = 1/n).
+
+    The bracket is Jensen's gap of the convex φ(t) = t log t, so d/dp log M_p >= 0: M_p is
+    non-decreasing in p, strictly unless all x_i are equal (the power-mean inequality).
+    Returns (lhs, rhs, difference simplified to 0).
+    """
+    x = sp.symbols(f"x1:{n + 1}", positive=True)
+    p = sp.Symbol("p", positive=True)
+    mean = sp.Add(*[xi ** p for xi in x]) / n
+    lhs = p ** 2 * sp.diff(sp.log(mean) / p, p)
+    u = [xi ** p for xi in x]
+    s = sp.Add(*u) / n
+    rhs = (sp.Add(*[ui * sp.log(ui) for ui in u]) / n - s * sp.log(s)) / s
+    return lhs, rhs, sp.simplify(sp.expand_log(lhs - rhs, force=True))
+
+
+def check_power_mean_monotone(n: int = 3) -> bool:
+    """The identity above holds and φ(t) = t log t is convex (φ'' = 1/t > 0)."""
+    _, _, difference = power_mean_derivative_identity(n)
+    t = sp.Symbol("t", positive=True)
+    return difference == 0 and sp.diff(t * sp.log(t), t, 2).is_positive is True
+
+
+def check_power_mean_limits() -> bool:
+    """M_p(a, b) -> max as p -> +oo and -> min as p -> -oo (here a = 1, b = 4), so M_{±oo} are max/min."""
+    p = sp.Symbol("p", positive=True)
+    mean = ((1 + sp.Integer(4) ** p) / 2) ** (1 / p)
+    q = sp.Symbol("q", positive=True)   # p = -q
+    mean_negative = ((1 + sp.Integer(4) ** (-q)) / 2) ** (-1 / q)
+    return sp.limit(mean, p, sp.oo) == 4 and sp.limit(mean_negative, q, sp.oo) == 1
+
+
+def check_between_min_and_max(n: int = 3) -> bool:
+    """Properties 4 and 10: M_p is non-decreasing in each argument and M_p(m, ..., m) = m (p > 0).
+
+    Hence min <= M_p(x) <= max: the p-discounted costs (orders 1 - r and 1 + r) are bounded by
+    the least and the largest member cost.
+    """
+    x = sp.symbols(f"x1:{n + 1}", positive=True)
+    p, m = sp.symbols("p m", positive=True)
+    mean = power_mean(list(x), p)
+    increasing = sp.simplify(sp.diff(mean, x[0]) / (x[0] ** (p - 1) * mean ** (1 - p) / n))
+    constant = sp.simplify(power_mean([m] * n, p))
+    return increasing == 1 and constant == m
+
+
+def check_reward_two_classes():
+    """Properties 2/3 on a pair {y, y'} with truth y: c̄^q(0, a) / c̄^1(0, a) = 2^(1 - 1/q) < 1 iff q < 1.
+
+    With q = 1 - r, r in (0, 1): the p-discounted cost of a correct pair is below its
+    discounted cost (Property 3, hence 2); r = 0 gives equality (no reward). Returns the ratio.
+    """
+    a, q = sp.symbols("a q", positive=True)
+    ratio = sp.simplify(power_mean([0, a], q) / power_mean([0, a], 1))
+    return ratio
+
+
+def check_reward_rightful_cautiousness() -> bool:
+    """The ratio of :func:`check_reward_two_classes` is 2^(1 - 1/q), < 1 exactly for 0 < q < 1."""
+    q = sp.Symbol("q", positive=True)
+    ratio = check_reward_two_classes()
+    solution = sp.solve_univariate_inequality(ratio < 1, q, relational=False)
+    return sp.simplify(ratio - 2 ** (1 - 1 / q)) == 0 and solution == sp.Interval.open(0, 1)
+
+
+def check_permutation_invariance(n: int = 3) -> bool:
+    """Property 5: the generalised mean is a symmetric function of the member costs."""
+    x = sp.symbols(f"x1:{n + 1}", positive=True)
+    r = sp.Symbol("r", positive=True)
+    mean = power_mean(list(x), 1 - r)
+    return all(sp.simplify(mean - mean.subs(dict(zip(x, perm)), simultaneous=True)) == 0 for perm in permutations(x))
+
+
+# --------------------------------------------------------------------------------------------
+# Ha's class-selective rejection (Table IX)
+# --------------------------------------------------------------------------------------------
+def ha_reward_condition(size):
+    """Property 3 for Ha's costs on a set of ``size`` classes containing y: δ(|Y|-1) < (|Y|-1)η/|Y| ⟺ δ < η/|Y|."""
+    eta, delta = sp.symbols("eta delta", positive=True)
+    n = sp.Integer(size)
+    mean = (n - 1) * eta / n          # discounted cost: |Y| - 1 members cost η, the true one 0
+    inequality = delta * (n - 1) < mean
+    return sp.solve(inequality, delta), delta, eta
+
+
+def check_ha_condition_erratum(k: int = 3) -> dict:
+    """Ha's δ < η/2 guarantees Properties 2-3 only for pairs; the set of all K classes needs δ < η/K."""
+    conditions = {size: ha_reward_condition(size)[0] for size in range(2, k + 1)}
+    eta, delta = sp.symbols("eta delta", positive=True)
+    counter = {delta: sp.Rational(2, 5), eta: 1}        # δ = 0.4 < η/2 = 0.5, yet δ > η/3
+    return {"conditions": conditions,
+            "paper_condition_sufficient": all(bool(c.subs(counter)) for c in conditions.values())}
+
+
+# --------------------------------------------------------------------------------------------
+# Example 7 and Fig. 2
+# --------------------------------------------------------------------------------------------
+def decision_boundaries(table: sp.Matrix):
+    """Values of q = p(n|x) where the optimal prediction changes, for a binary extended matrix.
+
+    ``table`` rows: {h}, {n}, {h, n}; columns: truth h, n. Expected costs are linear in q;
+    returns ({h}|{h,n} boundary, {h,n}|{n} boundary) solved exactly.
+    """
+    q = sp.Symbol("q", nonnegative=True)
+    expected = [row[0] * (1 - q) + row[1] * q for row in table.tolist()]
+    first = sp.solve(sp.Eq(expected[0], expected[2]), q)[0]
+    second = sp.solve(sp.Eq(expected[1], expected[2]), q)[0]
+    return first, second
+
+
+TABLE_VI = sp.Matrix([[0, 2], [4, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]])
+TABLE_VII = sp.Matrix([[0, 2], [4, 0], [sp.Rational(1, 4), sp.Rational(3, 4)]])
+
+
+def check_example_7() -> bool:
+    """Fig. 2: boundaries 1/4, 7/8 (Table VI) move left to 1/6, 5/6 (Table VII); Table VII gives 1/2 at q = 1/2."""
+    half = (TABLE_VII[2, 0] + TABLE_VII[2, 1]) / 2
+    return (decision_boundaries(TABLE_VI) == (sp.Rational(1, 4), sp.Rational(7, 8))
+            and decision_boundaries(TABLE_VII) == (sp.Rational(1, 6), sp.Rational(5, 6))
+            and half == sp.Rational(1, 2) and TABLE_VII[2, 1] == 3 * TABLE_VII[2, 0])
