@@ -191,7 +191,8 @@ class CredalClassifierMixin(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """One class label per instance (for a determinate output, the only class of the set)."""
-        return self.classes_[self.predict_index(X)]
+        index = self.predict_index(X)
+        return self.classes_[index]
 
 
 def choose_in_set(sets: np.ndarray, scores: np.ndarray) -> np.ndarray:

@@ -1,0 +1,154 @@
+"""MDL discretisation (Fayyad & Irani) and CFS (Hall): Weka's iris cuts, hand-computed MDL tests, bad input."""
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.pipeline import make_pipeline
+
+from credalbook.preprocessing import (
+    CFSSelector,
+    MDLDiscretizer,
+    cfs_merit,
+    mdl_accepts,
+    symmetrical_uncertainty,
+)
+
+MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def _iris():
+    from credalbook.data import read_arff
+
+    frame = read_arff(MIRROR / "uci" / "iris.arff")
+    return frame.iloc[:, :-1], frame.iloc[:, -1]
+
+
+@pytest.mark.parametrize("selection", ["entropy", "gain"])
+def test_weka_iris_cuts(selection):
+    """Weka's (and JNCC2's) MDL cuts on the 150 iris instances (../shared/notes/algorithms.md)."""
+    X, y = _iris()
+    cuts = MDLDiscretizer(selection=selection).fit(X, y).cuts_
+    expected = [[5.55, 6.15], [2.95, 3.35], [2.45, 4.75], [0.8, 1.75]]
+    for found, wanted in zip(cuts, expected):
+        np.testing.assert_allclose(found, wanted, atol=1e-12)
+
+
+def test_transform_codes_and_value_on_cut_goes_low():
+    X, y = _iris()
+    disc = MDLDiscretizer().fit(X, y)
+    probe = pd.DataFrame([[5.55, 2.0, 2.46, np.nan]], columns=X.columns)
+    out = disc.transform(probe)
+    assert [int(out[c].cat.codes[0]) for c in out.columns] == [0, 0, 1, -1]
+    assert [len(out[c].cat.categories) for c in out.columns] == [3, 3, 3, 3]
+
+
+def test_mdl_accepts_hand_computed():
+    # 8 instances, classes perfectly separated 4 | 4: gain = 1 bit;
+    # threshold = [log2 7 + log2(3^2 - 2) - (2*1 - 0 - 0)] / 8 = (2.807 + 2.807 - 2) / 8 = 0.4518
+    accepted, gain, threshold = mdl_accepts([4, 4], [4, 0])
+    assert accepted and gain == pytest.approx(1.0)
+    assert threshold == pytest.approx((2 * np.log2(7) - 2) / 8)
+    # 4 instances 2 | 2: threshold = (log2 3 + log2 7 - 2) / 4 = 0.8981 < 1 -> accepted
+    assert mdl_accepts([2, 2], [2, 0])[0]
+    # 2 instances: threshold = (0 + log2 7 - 2)/2 = 0.40 < 1 -> accepted; mixed split: rejected
+    assert not mdl_accepts([3, 3], [2, 1])[0]
+
+
+def test_no_cut_when_class_independent_and_nominal_passthrough():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"noise": rng.normal(size=60), "colour": pd.Categorical(rng.choice(["r", "g"], 60),
+                                                                              categories=["r", "g", "b"])})
+    y = rng.integers(0, 2, 60)
+    disc = MDLDiscretizer().fit(X, y)
+    assert disc.cuts_[0].size == 0 and disc.cuts_[1] is None
+    out = disc.transform(X)
+    assert len(out["noise"].cat.categories) == 1
+    assert list(out["colour"].cat.categories) == [0, 1, 2]
+    np.testing.assert_array_equal(out["colour"].cat.codes, X["colour"].cat.codes)
+
+
+def test_fit_uses_training_data_only():
+    X, y = _iris()
+    a = MDLDiscretizer().fit(X.iloc[::2], y.iloc[::2]).cuts_
+    b = MDLDiscretizer().fit(X, y).cuts_
+    assert any(len(p) != len(q) or not np.allclose(p, q) for p, q in zip(a, b))
+
+
+def test_symmetrical_uncertainty_hand_computed():
+    assert symmetrical_uncertainty([[5, 0], [0, 5]]) == pytest.approx(1.0)
+    assert symmetrical_uncertainty([[5, 5], [5, 5]]) == pytest.approx(0.0)
+    # H(A)=1, H(B)=H(3/8)=0.954434, H(A,B) = H(3/8,1/8,0,4/8) = 1.405639
+    table = np.array([[3, 1], [0, 4]])
+    h_b = -(3 / 8) * np.log2(3 / 8) - (5 / 8) * np.log2(5 / 8)
+    h_ab = -(3 / 8) * np.log2(3 / 8) - (1 / 8) * np.log2(1 / 8) - 0.5 * np.log2(0.5)
+    assert symmetrical_uncertainty(table) == pytest.approx(2 * (1 + h_b - h_ab) / (1 + h_b))
+
+
+def test_cfs_drops_redundant_copy_and_noise_and_matches_exhaustive_search():
+    from itertools import combinations
+
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 400)
+    informative = np.where(rng.random(400) < 0.85, y, 1 - y)
+    other = np.where(rng.random(400) < 0.6, informative, rng.integers(0, 2, 400))
+    X = np.column_stack([informative, informative, rng.integers(0, 3, 400), other, y ^ (rng.random(400) < 0.3)])
+    selector = CFSSelector().fit(X, y)
+    chosen = set(np.flatnonzero(selector.support_))
+    assert not {0, 1} <= chosen and 2 not in chosen
+    best = max((c for r in range(1, 6) for c in combinations(range(5), r)),
+               key=lambda c: cfs_merit(c, selector.class_correlation_, selector.feature_correlation_))
+    assert selector.merit_ == pytest.approx(cfs_merit(best, selector.class_correlation_, selector.feature_correlation_))
+    assert selector.transform(X).shape == (400, len(chosen))
+
+
+def test_cfs_merit_formula():
+    rcf = np.array([0.5, 0.4])
+    rff = np.array([[1.0, 0.2], [0.2, 1.0]])
+    assert cfs_merit([0, 1], rcf, rff) == pytest.approx(2 * 0.45 / np.sqrt(2 + 2 * 0.2))
+    assert cfs_merit([], rcf, rff) == 0.0
+
+
+def test_pipeline_with_clone():
+    X, y = _iris()
+    pipe = clone(make_pipeline(MDLDiscretizer(), CFSSelector()))
+    out = pipe.fit(X, y).transform(X)
+    assert isinstance(out, pd.DataFrame) and 1 <= out.shape[1] <= 4
+    assert all(isinstance(out[c].dtype, pd.CategoricalDtype) for c in out.columns)
+
+
+class TestBadInput:
+    def test_selection(self):
+        X, y = _iris()
+        with pytest.raises(ValueError, match="selection"):
+            MDLDiscretizer(selection="best").fit(X, y)
+
+    def test_shapes(self):
+        with pytest.raises(ValueError, match="2-dimensional"):
+            MDLDiscretizer().fit(np.arange(5.0), [0, 1, 0, 1, 0])
+        with pytest.raises(ValueError, match="inconsistent"):
+            MDLDiscretizer().fit(np.zeros((4, 1)), [0, 1])
+        disc = MDLDiscretizer().fit(np.arange(8.0).reshape(4, 2), [0, 0, 1, 1])
+        with pytest.raises(ValueError, match="fitted on 2"):
+            disc.transform(np.zeros((2, 3)))
+
+    def test_non_numeric_column(self):
+        X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
+        with pytest.raises(ValueError, match="nominal"):
+            MDLDiscretizer().fit(X, [0, 1, 0, 1])
+        with pytest.raises(ValueError, match="does not have"):
+            MDLDiscretizer(nominal=["b"]).fit(X, [0, 1, 0, 1])
+
+    def test_mdl_accepts_empty_side(self):
+        with pytest.raises(ValueError, match="both sides"):
+            mdl_accepts([2, 2], [0, 0])
+
+    def test_cfs_needs_discrete(self):
+        with pytest.raises(ValueError, match="non-integer"):
+            CFSSelector().fit(np.array([[0.5], [1.5]]), [0, 1])
+        with pytest.raises(ValueError, match="search_termination"):
+            CFSSelector(search_termination=0).fit(np.array([[0], [1]]), [0, 1])
+        selector = CFSSelector().fit(np.array([[0, 1], [1, 0]]), [0, 1])
+        with pytest.raises(ValueError, match="shape"):
+            selector.transform(np.zeros((2, 3)))
