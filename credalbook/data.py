@@ -52,7 +52,7 @@ GROUPS = ("zaffalon2012", "aguilar2025", "yang2017", "ferri2019")
 
 _REGISTRY_COLUMNS = ["group", "name", "aliases", "in_paper", "status", "files", "format", "sep", "header",
                      "class_attribute", "drop", "sha256", "n_rows", "n_attributes", "n_classes", "sklearn", "urls",
-                     "paper_name", "paper_rows", "paper_features", "paper_classes", "paper_majority", "note"]
+                     "paper_name", "note"]
 
 
 class DatasetNotFoundError(FileNotFoundError):
@@ -331,7 +331,7 @@ def _registry_cached(path: str, mtime: float) -> pd.DataFrame:
     missing = set(_REGISTRY_COLUMNS) - set(frame.columns)
     if missing:
         raise ValueError(f"registry {path} lacks columns {sorted(missing)}")
-    for column in ("n_rows", "n_attributes", "n_classes", "paper_rows", "paper_features", "paper_classes"):
+    for column in ("n_rows", "n_attributes", "n_classes"):
         frame[column] = pd.to_numeric(frame[column].replace("", None)).astype("Int64")
     frame["in_paper"] = frame["in_paper"].str.lower().eq("true")
     return frame
@@ -518,9 +518,11 @@ def load(name: str, group: str | None = None) -> Dataset:
 def list_datasets(group: str | None = None) -> pd.DataFrame:
     """One row per registry dataset (of ``group``, or all): sizes, availability and where it comes from.
 
-    Columns: name, group, groups (every group listing the name), in_paper, available, source,
-    n_rows, n_features, n_classes, n_missing (missing feature values), note. Availability is
-    established by loading (sha256 checked), so this reads every file once.
+    Columns: name, paper_name (as the paper prints it), group, groups (every group listing the
+    name), in_paper, available, n_rows, n_features, n_nominal, n_classes, n_missing (missing
+    feature values), majority (proportion of the most frequent class), source (or why the dataset
+    is unavailable), note. Availability is established by loading (sha256 checked), so this
+    reads every file once.
     """
     _check_group(group)
     table = registry()
@@ -529,19 +531,22 @@ def list_datasets(group: str | None = None) -> pd.DataFrame:
     groups_of = registry().groupby(registry()["name"].str.lower())["group"].agg(lambda g: ";".join(sorted(set(g))))
     rows = []
     for _, entry in table.iterrows():
-        row = dict(name=entry["name"], group=entry["group"], groups=groups_of[entry["name"].lower()],
-                   in_paper=bool(entry["in_paper"]), available=False, source="", n_rows=pd.NA, n_features=pd.NA,
-                   n_classes=pd.NA, n_missing=pd.NA, note=entry["note"])
+        row = dict(name=entry["name"], paper_name=entry["paper_name"], group=entry["group"],
+                   groups=groups_of[entry["name"].lower()], in_paper=bool(entry["in_paper"]), available=False,
+                   n_rows=pd.NA, n_features=pd.NA, n_nominal=pd.NA, n_classes=pd.NA, n_missing=pd.NA,
+                   majority=np.nan, source="", note=entry["note"])
         try:
             data = load(entry["name"], entry["group"])
         except DatasetNotFoundError as error:
             row["source"] = str(error)
         else:
             row.update(available=True, source=data.source, n_rows=len(data.y), n_features=data.X.shape[1],
-                       n_classes=len(data.classes), n_missing=int(data.X.isna().to_numpy().sum()))
+                       n_nominal=len(data.nominal_features), n_classes=len(data.classes),
+                       n_missing=int(data.X.isna().to_numpy().sum()),
+                       majority=float(np.bincount(data.y_codes).max() / len(data.y)))
         rows.append(row)
-    return pd.DataFrame(rows).astype({"n_rows": "Int64", "n_features": "Int64", "n_classes": "Int64",
-                                      "n_missing": "Int64"})
+    counts = ["n_rows", "n_features", "n_nominal", "n_classes", "n_missing"]
+    return pd.DataFrame(rows).astype(dict.fromkeys(counts, "Int64"))
 
 
 def load_group(group: str) -> Iterator[Dataset]:
