@@ -20,8 +20,9 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import linprog
 
-from credalbook._validation import check_array, check_labels, check_probabilities, check_scalar
-from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook._validation import check_array, check_probabilities, check_scalar
+from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.costs import check_cost_matrix, membership
 
 TOL = 1e-12
@@ -197,45 +198,26 @@ def maximality_intervals(lower, upper, cost) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # naive credal classifier with IDM bounds, Section VII-B
 # --------------------------------------------------------------------------------------------
-def naive_counts(codes, y, n_classes: int, n_values) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Class counts (K,) and per-feature counts (m_j, K) of discrete codes (n, d); -1 (missing) is not counted."""
-    codes = np.asarray(codes)
-    y = check_labels(y, n_classes, name="y")
-    if codes.ndim != 2 or len(codes) != len(y):
-        raise ValueError(f"codes must be (n, d) with n = len(y) = {len(y)}, got shape {codes.shape}")
-    class_counts = np.bincount(y, minlength=n_classes).astype(float)
-    feature_counts = []
-    for j, m in enumerate(np.asarray(n_values, dtype=int)):
-        seen = codes[:, j] != MISSING
-        flat = codes[seen, j] * n_classes + y[seen]
-        feature_counts.append(np.bincount(flat, minlength=m * n_classes).reshape(m, n_classes).astype(float))
-    return class_counts, feature_counts
-
-
-def idm_posterior_bounds(class_counts, feature_counts, codes, s: float) -> tuple[np.ndarray, np.ndarray]:
+def idm_posterior_bounds(counts: NaiveCounts, codes, s: float) -> tuple[np.ndarray, np.ndarray]:
     """(lower, upper) posterior bounds (n, K) of a naive credal classifier, Eqs. (19)-(24).
 
     Conditional IDM intervals [occ_{i,y}/(occ_y + s), (occ_{i,y} + s)/(occ_y + s)] (Eq. 19), the
     class credal set with extreme points p_k(y) = (occ_y + s [y = k])/(N + s) (Eq. 20); Eq. (23)
     takes the lower conditionals of y and the upper ones of the other classes, Eq. (24) the
-    reverse, and both optimise over the K extreme points. A missing feature (-1) is dropped.
+    reverse, and both optimise over the K extreme points. ``counts`` are the naive counts of
+    :func:`credalbook.classifiers.naive_bayes.naive_counts` (occ_y per feature is the number of
+    instances of class y where the feature is observed); a missing feature (-1) is dropped.
     """
     check_scalar(s, "s", low=0, low_inclusive=False)
-    class_counts = check_array(class_counts, "class_counts", ndim=1)
+    if not isinstance(counts, NaiveCounts):
+        raise ValueError(f"counts must be NaiveCounts (credalbook.classifiers.naive_bayes.naive_counts), got {type(counts).__name__}")
+    class_counts = counts.class_counts
     k = class_counts.size
-    codes = np.asarray(codes)
-    n = codes.shape[0]
-    log_low = np.zeros((n, k))
-    log_up = np.zeros((n, k))
-    denominator = class_counts + s
-    for j, counts in enumerate(feature_counts):
-        values = codes[:, j]
-        seen = values != MISSING
-        occ = np.zeros((n, k))
-        occ[seen] = counts[values[seen]]
-        with np.errstate(divide="ignore"):
-            log_low += np.where(seen[:, None], np.log(occ / denominator), 0.0)
-        log_up += np.where(seen[:, None], np.log((occ + s) / denominator), 0.0)
+    occ, usable = counts.gather(np.asarray(codes))                         # (n, d, K), (n, d)
+    denominator = counts.observed[None, :, :] + s                           # occ_y + s per feature
+    with np.errstate(divide="ignore"):
+        log_low = np.where(usable[:, :, None], np.log(occ / denominator), 0.0).sum(axis=1)
+    log_up = np.where(usable[:, :, None], np.log((occ + s) / denominator), 0.0).sum(axis=1)
     low_like, up_like = np.exp(log_low), np.exp(log_up)                   # Π p̲(x_i|y), Π p̄(x_i|y)
     vertices = (class_counts[None, :] + s * np.eye(k)) / (class_counts.sum() + s)   # (K vertices, K classes)
     # numerators and "others" terms at every vertex: shape (n, vertex, class)
@@ -265,7 +247,7 @@ class CostSensitiveNCC(CredalClassifierMixin):
     def fit(self, X, y):
         check_scalar(self.s, "s", low=0, low_inclusive=False)
         codes, labels = self._fit_discrete(X, y)
-        self.class_counts_, self.feature_counts_ = naive_counts(codes, labels, self.n_classes_, self.n_values_)
+        self.counts_ = naive_counts(codes, labels, self.n_classes_, self.n_values_)
         return self
 
     def _cost(self) -> np.ndarray:
@@ -277,7 +259,7 @@ class CostSensitiveNCC(CredalClassifierMixin):
         return cost
 
     def _intervals_codes(self, codes):
-        return idm_posterior_bounds(self.class_counts_, self.feature_counts_, codes, self.s)
+        return idm_posterior_bounds(self.counts_, codes, self.s)
 
     def predict_intervals(self, X) -> tuple[np.ndarray, np.ndarray]:
         """(lower, upper) posterior probability bounds (n, K), Eqs. (23)-(24)."""

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credalbook import costs, decisions
+from credalbook.classifiers.naive_bayes import naive_counts
 
 TABLE_I = np.array([[0, 1, 2], [1, 0, 2], [4, 4, 0]], dtype=float)
 EX3_LOWER = np.array([[0.0, 0.3, 0.4]])
@@ -80,17 +81,18 @@ def test_optimal_set_with_p_discounted_costs_and_example_5():
 
 
 def test_idm_bounds_by_hand_and_limits():
-    # one binary feature; counts: class 0 has n=3 (x=0 twice), class 1 has n=1 (x=0 never)
-    class_counts = np.array([3.0, 1.0])
-    feature_counts = [np.array([[2.0, 0.0], [1.0, 1.0]])]
-    lower, upper = decisions.idm_posterior_bounds(class_counts, feature_counts, np.array([[0]]), s=1.0)
+    # one binary feature; class 0: n = 3 (x = 0 twice), class 1: n = 1 (x = 0 never)
+    counts = naive_counts(np.array([[0], [0], [1], [1]]), np.array([0, 0, 0, 1]), 2, np.array([2]))
+    lower, upper = decisions.idm_posterior_bounds(counts, np.array([[0]]), s=1.0)
     # Eq. 23 for class 0: vertices p = (4/5, 1/5) and (3/5, 2/5); p̲(x|0) = 2/4, p̄(x|1) = 1/2
     candidates = [(a * 0.5) / (a * 0.5 + b * 0.5) for a, b in [(0.8, 0.2), (0.6, 0.4)]]
     assert lower[0, 0] == pytest.approx(min(candidates))
     assert lower[0, 1] == 0.0                       # occ(x, 1) = 0: lower posterior 0
+    # Eq. 24 for class 1: p̄(x|1) = 1/2, p̲(x|0) = 2/4, best vertex (3/5, 2/5)
+    assert upper[0, 1] == pytest.approx(0.4 * 0.5 / (0.4 * 0.5 + 0.6 * 0.5))
     assert np.all(lower <= upper + 1e-12) and lower.sum() <= 1 + 1e-12 <= upper.sum() + 2e-12
     # s -> 0: bounds shrink to the naive Bayes posterior with maximum-likelihood estimates
-    lower, upper = decisions.idm_posterior_bounds(class_counts, feature_counts, np.array([[1]]), s=1e-9)
+    lower, upper = decisions.idm_posterior_bounds(counts, np.array([[1]]), s=1e-9)
     nb = np.array([3 * 1 / 3, 1 * 1 / 1]) / 4
     np.testing.assert_allclose(lower[0], nb / nb.sum(), atol=1e-6)
     np.testing.assert_allclose(upper[0], nb / nb.sum(), atol=1e-6)
@@ -136,8 +138,8 @@ class TestBadInput:
     def test_ncc(self):
         with pytest.raises(ValueError, match="s must be"):
             decisions.CostSensitiveNCC(s=0).fit([[0], [1]], [0, 1])
-        with pytest.raises(ValueError, match="outside"):
-            decisions.naive_counts(np.zeros((2, 1), int), [0, 5], 2, [1])
+        with pytest.raises(ValueError, match="NaiveCounts"):
+            decisions.idm_posterior_bounds({"class_counts": [1, 1]}, np.zeros((1, 1), int), 1.0)
         model = decisions.CostSensitiveNCC(s=1, cost=np.ones((3, 3))).fit([[0], [1]], [0, 1])
         with pytest.raises(ValueError, match="classes"):
             model.predict_set([[0]])

@@ -28,7 +28,8 @@ import numpy as np
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.costs import average_set_cost, check_cost_matrix
-from credalbook.decisions import idm_posterior_bounds, maximal_from_lower, naive_counts, pairwise_cost_differences
+from credalbook.classifiers.naive_bayes import naive_counts
+from credalbook.decisions import idm_posterior_bounds, maximal_from_lower, pairwise_cost_differences
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,8 +157,8 @@ class NestedDichotomy(CredalClassifierMixin):
     def node_intervals(self, codes) -> list[tuple[np.ndarray, np.ndarray]]:
         """[p̲, p̄] of P(left | node, x) for each inner node (pre-order), arrays of shape (n,)."""
         intervals = []
-        for class_counts, feature_counts in self.node_counts_:
-            lower, upper = idm_posterior_bounds(class_counts, feature_counts, codes, self.s)
+        for counts in self.node_counts_:
+            lower, upper = idm_posterior_bounds(counts, codes, self.s)
             intervals.append((lower[:, 0], upper[:, 0]))
         return intervals
 
