@@ -23,7 +23,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from credalbook._validation import check_scalar
-from credalbook.sets import check_set_matrix, check_targets_and_sets
+from credalbook.sets import check_targets_and_sets, set_sizes
 
 Utility = Callable[[np.ndarray], np.ndarray]
 
@@ -100,9 +100,9 @@ def _utility_table(u, n_classes: int) -> np.ndarray:
 
 
 def _hits_and_sizes(y_true, y_set) -> tuple[np.ndarray, np.ndarray, int]:
-    labels, matrix = check_targets_and_sets(y_true, y_set)
+    labels, matrix, sizes = check_targets_and_sets(y_true, y_set)
     hits = matrix[np.arange(labels.size), labels]
-    return hits, matrix.sum(axis=1), matrix.shape[1]
+    return hits, sizes, matrix.shape[1]
 
 
 def discounted_accuracy_scores(y_true, y_set) -> np.ndarray:
@@ -157,12 +157,12 @@ def recall_set(y_true, y_set) -> float:
 
 def determinacy(y_set) -> float:
     """Fraction of determinate (single-class) predictions."""
-    return float((check_set_matrix(y_set).sum(axis=1) == 1).mean())
+    return float((set_sizes(y_set) == 1).mean())
 
 
 def average_set_size(y_set) -> float:
     """Mean number of predicted classes per instance."""
-    return float(check_set_matrix(y_set).sum(axis=1).mean())
+    return float(set_sizes(y_set).mean())
 
 
 def single_accuracy(y_true, y_set) -> float:
