@@ -1,0 +1,166 @@
+"""Lazy naive credal classifier (LNCC, Corani & Zaffalon 2009; Zaffalon, Corani & Mauá 2012 §9.2).
+
+For each test instance, LNCC learns an NCC on its neighbourhood only:
+
+1. rank the training instances by the *overlap* (Hamming) distance on the discrete features,
+   a missing value on either side counting as a difference;
+2. start from the ``k_start`` = 25 nearest, extended over ties at the boundary (so the
+   neighbourhood is a ball ``{distance <= r}``) and to at least one instance at a positive
+   distance;
+3. learn the NCC counts on the ball (IDM ``s``, features missing at random) and decide the
+   credal dominance with :func:`credalbook.classifiers.ncc.dominance_matrix`;
+4. while the set has more than one class, add ``k_step`` = 20 neighbours (again over ties),
+   at most ``max_steps`` = 50 times or until the whole training set is used.
+
+Because the neighbourhoods are balls of integer radius, at most ``d + 1`` distinct NCCs are
+learnt per instance. The distances of a block of test instances to all training instances are
+one matrix product of one-hot codes (:func:`overlap_distances`); only the per-instance count
+tables and dominance tests run instance by instance, on the ball's rows.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from credalbook._validation import check_scalar
+from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_joint
+from credalbook.classifiers.ncc import dominance_matrix
+
+_BLOCK_ELEMENTS = 4_000_000
+
+
+def _one_hot(Xc: np.ndarray, offsets: np.ndarray, width: int) -> np.ndarray:
+    """(n, width) float32 indicator of (feature, value); a missing value is an all-zero block."""
+    out = np.zeros((Xc.shape[0], width), dtype=np.float32)
+    rows, cols = np.nonzero(Xc != MISSING)
+    out[rows, offsets[cols] + Xc[rows, cols]] = 1.0
+    return out
+
+
+def overlap_distances(A, B, n_values) -> np.ndarray:
+    """(len(A), len(B)) overlap distances: the number of features whose codes differ or are missing.
+
+    ``A`` (n, d), ``B`` (m, d) integer codes (-1 = missing), ``n_values`` (d,) values per feature.
+    Computed as ``d - onehot(A) @ onehot(B).T``.
+    """
+    A = np.asarray(A)
+    B = np.asarray(B)
+    n_values = np.asarray(n_values, dtype=np.int64)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1] or n_values.shape != (A.shape[1],):
+        raise ValueError(f"A {A.shape} and B {B.shape} must be 2-d with the same number of features as "
+                         f"n_values {n_values.shape}")
+    for name, M in (("A", A), ("B", B)):
+        if np.any(M < MISSING) or np.any(M >= n_values[None, :]):
+            raise ValueError(f"{name} has codes outside -1..n_values-1")
+    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
+    width = int(n_values.sum())
+    matches = _one_hot(A, offsets, width) @ _one_hot(B, offsets, width).T
+    return (A.shape[1] - np.rint(matches)).astype(np.int64)
+
+
+def neighbourhood_radii(level_counts: np.ndarray, k_start: int = 25, k_step: int = 20,
+                        max_steps: int = 50) -> np.ndarray:
+    """(n, max_steps + 1) radius of the ball used at each step, from per-instance distance histograms.
+
+    ``level_counts`` (n, d + 1): how many training instances lie at distance 0, 1, ..., d.
+    Step t uses the smallest radius whose ball holds ``k_start + t * k_step`` instances (all
+    of them if fewer), and at least the smallest positive distance present.
+    """
+    check_scalar(k_start, "k_start", low=1, integer=True)
+    check_scalar(k_step, "k_step", low=1, integer=True)
+    check_scalar(max_steps, "max_steps", low=0, integer=True)
+    level_counts = np.asarray(level_counts)
+    if level_counts.ndim != 2 or level_counts.shape[1] < 2:
+        raise ValueError(f"level_counts must be (n, d + 1) with d >= 1, got shape {level_counts.shape}")
+    if np.any(level_counts < 0):
+        raise ValueError("level_counts must be non-negative")
+    cum = np.cumsum(level_counts, axis=1)
+    total = cum[:, -1:]
+    wanted = np.minimum(k_start + k_step * np.arange(max_steps + 1)[None, :], total)  # (n, T)
+    radius = (cum[:, None, :] < wanted[:, :, None]).sum(axis=2)  # first r with cum[r] >= wanted
+    positive = level_counts[:, 1:] > 0
+    first_positive = np.where(positive.any(axis=1), np.argmax(positive, axis=1) + 1, level_counts.shape[1] - 1)
+    return np.maximum(radius, first_positive[:, None])
+
+
+class LazyNaiveCredalClassifier(CredalClassifierMixin):
+    """LNCC: an NCC learnt per test instance on a growing overlap-distance neighbourhood.
+
+    ``predict_set(X)`` (n, K) bool; ``predict`` picks, inside the set, the class of largest
+    naive Bayes (Laplace) posterior on the final neighbourhood. ``neighbourhood_radius(X)`` tells which
+    ball was used. Corani & Zaffalon (2009); Zaffalon, Corani & Mauá (2012) §9.2.
+    """
+
+    def __init__(self, s: float = 1.0, k_start: int = 25, k_step: int = 20, max_steps: int = 50):
+        self.s = s
+        self.k_start = k_start
+        self.k_step = k_step
+        self.max_steps = max_steps
+
+    def _check_params(self):
+        check_scalar(self.s, "s", low=0.0, low_inclusive=False)
+        check_scalar(self.k_start, "k_start", low=1, integer=True)
+        check_scalar(self.k_step, "k_step", low=1, integer=True)
+        check_scalar(self.max_steps, "max_steps", low=0, integer=True)
+
+    def fit(self, X, y):
+        """Store the coded training data (LNCC is lazy: the work happens at prediction)."""
+        self._check_params()
+        self._Xc, self._yc = self._fit_discrete(X, y)
+        self._m = np.maximum(self.n_values_, 1)
+        return self
+
+    def _neighbourhood_counts(self, rows: np.ndarray) -> NaiveCounts:
+        """NCC sufficient statistics of the training instances ``rows``."""
+        Xn, yn = self._Xc[rows], self._yc[rows]
+        d, K, M = Xn.shape[1], self.n_classes_, int(self._m.max())
+        observed_rows, cols = np.nonzero(Xn != MISSING)
+        flat = (cols * K + yn[observed_rows]) * M + Xn[observed_rows, cols]
+        table = np.bincount(flat, minlength=d * K * M).reshape(d, K, M).astype(np.float64)
+        return NaiveCounts(class_counts=np.bincount(yn, minlength=K).astype(np.float64), table=table,
+                           observed=table.sum(axis=2), n_values=self.n_values_, used=self.n_values_ >= 2)
+
+    def _run(self, Xc: np.ndarray):
+        """Sets (n, K), scores (n, K) and the radius used (n,) for coded test instances."""
+        self._check_params()
+        n, d = Xc.shape
+        K = self.n_classes_
+        sets = np.zeros((n, K), dtype=bool)
+        scores = np.zeros((n, K))
+        used_radius = np.zeros(n, dtype=np.int64)
+        block = max(1, _BLOCK_ELEMENTS // max(1, self._Xc.shape[0]))
+        for start in range(0, n, block):
+            queries = Xc[start:start + block]
+            distances = overlap_distances(queries, self._Xc, self._m)  # (b, n_train)
+            shifted = distances + (d + 1) * np.arange(len(queries))[:, None]
+            levels = np.bincount(shifted.ravel(), minlength=len(queries) * (d + 1)).reshape(len(queries), d + 1)
+            radii = neighbourhood_radii(levels, self.k_start, self.k_step, self.max_steps)
+            for b, query in enumerate(queries):
+                previous = -1
+                for radius in radii[b]:
+                    if radius == previous:
+                        continue
+                    previous = radius
+                    counts = self._neighbourhood_counts(np.flatnonzero(distances[b] <= radius))
+                    current = ~dominance_matrix(counts, query[None, :], float(self.s)).any(axis=1)[0]
+                    if current.sum() == 1:
+                        break
+                i = start + b
+                sets[i], used_radius[i] = current, radius
+                scores[i] = naive_bayes_log_joint(counts, query[None, :], 1.0)[0]
+        return sets, scores, used_radius
+
+    def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:
+        return self._run(Xc)[0]
+
+    def _scores_codes(self, Xc: np.ndarray) -> np.ndarray:
+        return self._run(Xc)[1]
+
+    def predict_index(self, X) -> np.ndarray:
+        """Index of the single predicted class (one pass: set and scores come from the same neighbourhoods)."""
+        sets, scores, _ = self._run(self._code_test(X))
+        return np.argmax(np.where(sets, scores, -np.inf), axis=1)
+
+    def neighbourhood_radius(self, X) -> np.ndarray:
+        """(n,) radius of the overlap-distance ball on which each instance's final NCC was learnt."""
+        return self._run(self._code_test(X))[2]
