@@ -97,7 +97,7 @@ def test_eq3(n):
 
 def test_proposition2():
     dvar = proposition2_delta_var(3)
-    f2, f3 = sp.Symbol("P(F_2)", nonnegative=True), sp.Symbol("P(F_3)", nonnegative=True)
+    f2, f3 = sp.Symbol("P(F_{2})", nonnegative=True), sp.Symbol("P(F_{3})", nonnegative=True)
     assert sp.simplify(dvar - (f2 / 4 + 2 * f3 / 9)) == 0
     assert dvar.is_nonnegative
 

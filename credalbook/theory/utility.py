@@ -246,8 +246,8 @@ class OutcomeModel:
 def generic_outcome_model(n_classes: int, name: str) -> OutcomeModel:
     """Symbols ``P(name_k)``, ``P(name_k^c)`` for ``k = 1..n`` (``P(name_n^c) = 0``: the vacuous set is always successful)."""
     n = int(check_scalar(n_classes, "n_classes", low=2, integer=True))
-    success = tuple(sp.Symbol(f"P({name}_{k})", nonnegative=True) for k in range(1, n + 1))
-    failure = tuple(sp.Symbol(f"P({name}_{k}^c)", nonnegative=True) for k in range(1, n)) + (sp.Integer(0),)
+    success = tuple(sp.Symbol(f"P({name}_{{{k}}})", nonnegative=True) for k in range(1, n + 1))
+    failure = tuple(sp.Symbol(f"P({name}_{{{k}}}^{{c}})", nonnegative=True) for k in range(1, n)) + (sp.Integer(0),)
     return OutcomeModel(success, failure)
 
 
@@ -300,7 +300,7 @@ def proposition2_delta_var(n_classes: int = 3) -> sp.Expr:
 def vacuous_when_indeterminate(name: str, n=N) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     """Probabilities ``P(H_1)``, ``P(H_1^c)``, ``P(H_n) = 1 − P(H_1) − P(H_1^c)`` of a classifier
     whose indeterminate predictions are all vacuous (Proposition 3), for a symbolic ``n``."""
-    s1, f1 = sp.Symbol(f"P({name}_1)", nonnegative=True), sp.Symbol(f"P({name}_1^c)", nonnegative=True)
+    s1, f1 = sp.Symbol(f"P({name}_{{1}})", nonnegative=True), sp.Symbol(f"P({name}_{{1}}^{{c}})", nonnegative=True)
     return s1, f1, 1 - s1 - f1
 
 
