@@ -30,20 +30,6 @@ from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_join
 _CHUNK_ELEMENTS = 2_000_000
 
 
-def _pair_terms(counts: NaiveCounts, Xc: np.ndarray, pairs: np.ndarray):
-    """Per instance and ordered pair (c1, c2): the counts entering h, as arrays (n, P[, d])."""
-    gathered, mask = counts.gather(Xc)                       # (n, d, K), (n, d)
-    c1, c2 = pairs[:, 0], pairs[:, 1]
-    alpha = counts.class_counts[c1][None, :]                 # (1, P)
-    beta = counts.class_counts[c2][None, :]
-    gamma = np.moveaxis(gathered[:, :, c1], 1, 2)            # (n, P, d) n(x_i, c1)
-    delta = np.moveaxis(gathered[:, :, c2], 1, 2)            # (n, P, d) n(x_i, c2)
-    gamma_t = counts.observed[:, c1].T[None, :, :]           # (1, P, d) ñ_i(c1)
-    delta_t = counts.observed[:, c2].T[None, :, :]           # (1, P, d) ñ_i(c2)
-    used = mask[:, None, :]                                  # (n, 1, d)
-    return alpha, beta, gamma, delta, gamma_t, delta_t, used
-
-
 class _LogH:
     """ln h(t) and its derivative for a batch of (instance, pair) problems; arrays (m,) and (m, d)."""
 
@@ -52,14 +38,21 @@ class _LogH:
         self.alpha, self.beta = alpha, beta
         self.gamma, self.delta, self.gamma_t, self.delta_t, self.used = gamma, delta, gamma_t, delta_t, used
         self.same = delta_t == delta                        # (ñ(c2)+t)/(n(x,c2)+t) ≡ 1
+        with np.errstate(divide="ignore"):
+            self.log_gamma = np.where(used, np.log(gamma), 0.0).sum(axis=1)
+
+    def subset(self, index) -> "_LogH":
+        return _LogH(self.s, *(a[index] for a in (self.alpha, self.beta, self.gamma, self.delta, self.gamma_t,
+                                                    self.delta_t, self.used)))
 
     def value(self, t):
         s, tt = self.s, t[:, None]
         with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(self.same, 0.0, np.log(self.delta_t + tt) - np.log(self.delta + tt))
-            terms = ratio - np.log(self.gamma_t + s - tt) + np.log(self.gamma)
-            head = np.log(self.alpha + s - t) - np.log(self.beta + t)
-        return head + np.where(self.used, terms, 0.0).sum(axis=1)
+            numerator = np.where(self.same, 1.0, self.delta_t + tt)
+            denominator = np.where(self.same, 1.0, self.delta + tt) * (self.gamma_t + s - tt)
+            terms = np.log(numerator / denominator)
+            head = np.log((self.alpha + s - t) / (self.beta + t))
+        return head + self.log_gamma + np.where(self.used, terms, 0.0).sum(axis=1)
 
     def slope(self, t):
         s, tt = self.s, t[:, None]
@@ -83,8 +76,7 @@ def _decide_interior(logh: _LogH, max_iter: int = 200) -> np.ndarray:
     for _ in range(max_iter):
         if active.size == 0:
             break
-        sub = _LogH(logh.s, *(a[active] for a in (logh.alpha, logh.beta, logh.gamma, logh.delta, logh.gamma_t,
-                                                   logh.delta_t, logh.used)))
+        sub = logh.subset(active)
         mid = 0.5 * (lo[active] + hi[active])
         f_mid, g_mid = sub.value(mid), sub.slope(mid)
         best[active] = np.minimum(best[active], f_mid)
@@ -112,47 +104,58 @@ def _decide_interior(logh: _LogH, max_iter: int = 200) -> np.ndarray:
     return result
 
 
+def _class_sums(gathered, mask, observed, s, t):
+    """Per instance and class, the sums over observed features of ln h's factors at a common t.
+
+    ln h(t) for the pair (c1, c2) = ln[(α+s−t)/(β+t)] + U(c1) + V(c2) and its slope is
+    −1/(α+s−t) − 1/(β+t) + U'(c1) + V'(c2), so at the ends t = 0 and t = s every pair is settled
+    from (n, K) arrays instead of (n, K, K, d) ones.
+    """
+    obs = observed[None, :, :]                                # (1, d, K) ñ_i(c)
+    used = mask[:, :, None]                                   # (n, d, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        same = obs == gathered
+        u = np.where(used, np.log(gathered) - np.log(obs + s - t), 0.0).sum(axis=1)
+        v = np.where(used & ~same, np.log(obs + t) - np.log(gathered + t), 0.0).sum(axis=1)
+        du = np.where(used, 1.0 / (obs + s - t), 0.0).sum(axis=1)
+        dv = np.where(used & ~same, 1.0 / (obs + t) - 1.0 / (gathered + t), 0.0).sum(axis=1)
+    return u, v, du, dv
+
+
 def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0) -> np.ndarray:
     """(n, K, K) boolean: ``D[k, a, b]`` iff class a credal-dominates class b for instance k (IDM, ``s``)."""
     K = counts.class_counts.size
     n, d = Xc.shape
-    pairs = np.array([(a, b) for a in range(K) for b in range(K) if a != b], dtype=np.int64)
+    s = float(s)
     out = np.zeros((n, K, K), dtype=bool)
-    chunk = max(1, _CHUNK_ELEMENTS // max(1, len(pairs) * max(d, 1)))
+    chunk = max(1, _CHUNK_ELEMENTS // (K * max(K, d)))
+    alpha = counts.class_counts[None, :, None]                 # (1, K, 1) as c1
+    beta = counts.class_counts[None, None, :]                  # (1, 1, K) as c2
+    off_diagonal = ~np.eye(K, dtype=bool)[None, :, :]
     for start in range(0, n, chunk):
         block = Xc[start:start + chunk]
-        alpha, beta, gamma, delta, gamma_t, delta_t, used = _pair_terms(counts, block, pairs)
-        nb, P = block.shape[0], len(pairs)
-        shape = (nb, P, d)
-        alpha = np.broadcast_to(alpha, (nb, P)).ravel()
-        beta = np.broadcast_to(beta, (nb, P)).ravel()
-        gamma = gamma.reshape(-1, d)
-        delta = delta.reshape(-1, d)
-        gamma_t = np.broadcast_to(gamma_t, shape).reshape(-1, d)
-        delta_t = np.broadcast_to(delta_t, shape).reshape(-1, d)
-        used = np.broadcast_to(used, shape).reshape(-1, d)
+        gathered, mask = counts.gather(block)                  # (nb, d, K), (nb, d)
         # c1 cannot dominate when its lower probability is zero: n(c1) = 0 or some n(x_i, c1) = 0
-        possible = (alpha > 0) & ~np.any(used & (gamma == 0), axis=1)
-        dominates = np.zeros(alpha.size, dtype=bool)
-        idx = np.flatnonzero(possible)
-        if idx.size:
-            logh = _LogH(float(s), alpha[idx], beta[idx], gamma[idx], delta[idx], gamma_t[idx], delta_t[idx], used[idx])
-            zero, ends = np.zeros(idx.size), np.full(idx.size, float(s))
-            g0, gs = logh.slope(zero), logh.slope(ends)
-            at_zero = g0 >= 0
-            at_s = ~at_zero & (gs <= 0)
-            interior = ~at_zero & ~at_s
-            verdict = np.zeros(idx.size, dtype=bool)
-            verdict[at_zero] = logh.value(zero)[at_zero] > 0
-            verdict[at_s] = logh.value(ends)[at_s] > 0
-            if interior.any():
-                inner = np.flatnonzero(interior)
-                sub = _LogH(float(s), *(a[inner] for a in (logh.alpha, logh.beta, logh.gamma, logh.delta,
-                                                            logh.gamma_t, logh.delta_t, logh.used)))
-                verdict[inner] = _decide_interior(sub)
-            dominates[idx] = verdict
-        dom = dominates.reshape(nb, P)
-        out[start:start + nb, pairs[:, 0], pairs[:, 1]] = dom
+        possible = (counts.class_counts[None, :] > 0) & ~np.any(mask[:, :, None] & (gathered == 0), axis=1)
+        candidate = possible[:, :, None] & off_diagonal        # (nb, K, K)
+        ends = {}
+        for t in (0.0, s):
+            u, v, du, dv = _class_sums(gathered, mask, counts.observed, s, t)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                value = np.log((alpha + s - t) / (beta + t)) + u[:, :, None] + v[:, None, :]
+                slope = -1.0 / (alpha + s - t) - 1.0 / (beta + t) + du[:, :, None] + dv[:, None, :]
+            ends[t] = (value, slope)
+        at_zero = candidate & (ends[0.0][1] >= 0)
+        at_s = candidate & ~at_zero & (ends[s][1] <= 0)
+        interior = candidate & ~at_zero & ~at_s
+        dom = (at_zero & (ends[0.0][0] > 0)) | (at_s & (ends[s][0] > 0))
+        if interior.any():
+            r, a, b = np.nonzero(interior)
+            used = mask[r]
+            logh = _LogH(s, counts.class_counts[a], counts.class_counts[b], gathered[r, :, a], gathered[r, :, b],
+                         counts.observed[:, a].T, counts.observed[:, b].T, used)
+            dom[r, a, b] = _decide_interior(logh)
+        out[start:start + block.shape[0]] = dom
     return out
 
 
