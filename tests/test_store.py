@@ -1,0 +1,157 @@
+"""credalbook.experiments.store: saving results, provenance, and the ci-vs-stored check."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from credalbook.experiments import store
+from credalbook.experiments.store import (assert_matches_stored, describe_run, load_results, provenance,
+                                          results_path, save_results)
+
+
+@pytest.fixture
+def results(tmp_path, monkeypatch):
+    """An empty results folder in place of data/results."""
+    folder = tmp_path / "results"
+    monkeypatch.setattr(store, "results_dir", lambda: folder)
+    return folder
+
+
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame({"dataset": ["iris", "iris", "glass"], "fold": [0, 1, 0],
+                         "accuracy": [0.9333333333333333, 0.96, 0.5046728971962616], "note": ["a", "b", "c"]})
+
+
+def test_save_and_load_round_trip(results):
+    frame = _frame()
+    path = save_results(frame, "demo", profile="full", runtime_seconds=12.345)
+    assert path == results / "demo.csv" == results_path("demo")
+    loaded = load_results("demo")
+    pd.testing.assert_frame_equal(loaded[["dataset", "fold", "note"]], frame[["dataset", "fold", "note"]])
+    np.testing.assert_allclose(loaded["accuracy"], frame["accuracy"], rtol=1e-9)
+
+
+def test_provenance_record(results):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=12.345)
+    meta = provenance("demo")
+    assert meta["name"] == "demo" and meta["profile"] == "ci" and meta["rows"] == 3
+    assert meta["runtime_seconds"] == 12.3
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", meta["date"])
+    assert meta["numpy"] == np.__version__ and meta["pandas"] == pd.__version__
+    assert meta["commit"] == "unknown"  # the temporary folder is no git checkout
+    assert json.loads((results / "demo.provenance.json").read_text()) == meta
+
+
+def _git(cwd, *args):
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"})
+
+
+def _checkout(tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "credalbook").mkdir(parents=True)
+    (repo / "credalbook" / "m.py").write_text("x = 1\n")
+    folder = repo / "data" / "results"
+    folder.mkdir(parents=True)
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "init")
+    monkeypatch.setattr(store, "results_dir", lambda: folder)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True).stdout
+    return repo, head.strip()
+
+
+def test_provenance_names_the_commit(tmp_path, monkeypatch):
+    _, head = _checkout(tmp_path, monkeypatch)
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    assert provenance("demo")["commit"] == head
+
+
+@pytest.mark.xfail(strict=True, reason="reported: _git_commit runs `git status -- credalbook` with cwd=data/results, "
+                                       "so the pathspec means data/results/credalbook and uncommitted package "
+                                       "changes are never flagged +dirty")
+def test_provenance_flags_uncommitted_package_changes(tmp_path, monkeypatch):
+    repo, head = _checkout(tmp_path, monkeypatch)
+    (repo / "credalbook" / "m.py").write_text("x = 2\n")
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    assert provenance("demo")["commit"] == head + "+dirty"
+
+
+def test_assert_matches_stored_accepts_a_recomputed_subset(results):
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    subset = _frame().iloc[[2, 0]].reset_index(drop=True)
+    joined = assert_matches_stored(subset, "demo", keys=["dataset", "fold"], values=["accuracy"])
+    assert joined["dataset"].tolist() == ["glass", "iris"]
+    assert set(joined.columns) == {"dataset", "fold", "accuracy_recomputed", "accuracy_stored"}
+
+
+def test_assert_matches_stored_tolerances_and_nan(results):
+    frame = _frame().assign(accuracy=[0.5, np.nan, 0.25])
+    save_results(frame, "demo", profile="full", runtime_seconds=1.0)
+    assert_matches_stored(frame, "demo", keys=["dataset", "fold"], values=["accuracy"])  # NaN matches NaN
+    nudged = frame.assign(accuracy=frame["accuracy"] + 1e-7)
+    with pytest.raises(AssertionError, match=r"2 rows of 'demo' differ in 'accuracy'"):
+        assert_matches_stored(nudged, "demo", keys=["dataset", "fold"], values=["accuracy"])
+    assert_matches_stored(nudged, "demo", keys=["dataset", "fold"], values=["accuracy"], atol=1e-6)
+    assert_matches_stored(nudged, "demo", keys=["dataset", "fold"], values=["accuracy"], atol=0, rtol=1e-6)
+
+
+def test_assert_matches_stored_names_the_differing_rows(results):
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    changed = _frame()
+    changed.loc[1, "accuracy"] = 0.5
+    with pytest.raises(AssertionError) as error:
+        assert_matches_stored(changed, "demo", keys=["dataset", "fold"], values=["accuracy"])
+    message = str(error.value)
+    assert "1 rows of 'demo' differ in 'accuracy'" in message and "0.96" in message and "0.5" in message
+
+
+def test_assert_matches_stored_rejects_rows_absent_from_the_store(results):
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    extra = pd.concat([_frame(), pd.DataFrame({"dataset": ["zoo"], "fold": [0], "accuracy": [1.0], "note": ["d"]})])
+    with pytest.raises(AssertionError, match=r"1 recomputed rows of 'demo' are not in the stored table.*zoo"):
+        assert_matches_stored(extra, "demo", keys=["dataset", "fold"], values=["accuracy"])
+
+
+@pytest.mark.xfail(strict=True, reason="reported: results are written with float_format='%.10g' (10 significant "
+                                       "digits) but compared with atol=1e-9, so an exact recomputation of any "
+                                       "value >= ~10 with full precision (e.g. a percentage) fails the check")
+def test_exact_recomputation_of_large_values_matches_stored(results):
+    frame = pd.DataFrame({"key": [0, 1], "percent": [85.12345678901234, 123.45678901234567]})
+    save_results(frame, "demo", profile="full", runtime_seconds=1.0)
+    assert_matches_stored(frame, "demo", keys=["key"], values=["percent"])
+
+
+def test_describe_run_mentions_profile_and_stored_runs(results):
+    save_results(_frame(), "demo", profile="full", runtime_seconds=42.0)
+    text = describe_run("ci", ["demo", "absent"])
+    assert "in the **ci** profile" in text
+    assert "Stored results `demo`: profile **full**" in text and "in 42 s (3 rows)" in text
+    assert "No stored results for `absent` yet." in text
+
+
+class TestBadInput:
+    @pytest.mark.parametrize("frame", [pd.DataFrame(), pd.DataFrame({"a": []}), [1, 2], None])
+    def test_save_rejects_empty_or_non_frames(self, results, frame):
+        with pytest.raises(ValueError, match="experiment 'demo' returned no rows"):
+            save_results(frame, "demo", profile="full", runtime_seconds=1.0)
+        assert not results_path("demo").exists()
+
+    def test_missing_results(self, results):
+        with pytest.raises(FileNotFoundError, match=r"no stored results for 'nothing'.*make reproduce"):
+            load_results("nothing")
+        with pytest.raises(FileNotFoundError, match=r"no stored results for 'nothing'.*make reproduce"):
+            provenance("nothing")
+        with pytest.raises(FileNotFoundError, match="no stored results for 'nothing'"):
+            assert_matches_stored(_frame(), "nothing", keys=["dataset"], values=["accuracy"])
+
+    def test_unknown_columns(self, results):
+        save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+        with pytest.raises(ValueError, match=r"columns \['loss'\] missing from the stored or recomputed table"):
+            assert_matches_stored(_frame(), "demo", keys=["dataset", "fold"], values=["loss"])
