@@ -183,7 +183,9 @@ class NaiveCredalClassifier(CredalClassifierMixin):
         return dominance_matrix(self.counts_, self._code_test(X), self.s)
 
     def _predict_set_codes(self, Xc):
-        return ~dominance_matrix(self.counts_, Xc, self.s).any(axis=1)
+        # discrete test sets repeat patterns: decide each distinct row once
+        rows, inverse = np.unique(Xc, axis=0, return_inverse=True)
+        return ~dominance_matrix(self.counts_, rows, self.s).any(axis=1)[inverse.ravel()]
 
     def _scores_codes(self, Xc):
         return naive_bayes_log_joint(self.counts_, Xc, 1.0)
