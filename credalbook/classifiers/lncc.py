@@ -19,6 +19,8 @@ tables and dominance tests run instance by instance, on the ball's rows.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from credalbook._validation import check_scalar
@@ -110,15 +112,21 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         self._m = np.maximum(self.n_values_, 1)
         return self
 
-    def _neighbourhood_counts(self, rows: np.ndarray) -> NaiveCounts:
-        """NCC sufficient statistics of the training instances ``rows``."""
+    def _neighbourhood_counts(self, rows: np.ndarray, query: np.ndarray) -> tuple[NaiveCounts, np.ndarray]:
+        """NCC sufficient statistics of the training instances ``rows`` for one query, and the query recoded.
+
+        Only n(x_i = q_i, c), ñ_i(c) and n(c) enter the NCC test, so each feature is recoded as
+        0 (= the query's value) or 1 (another value): a (d, K, 2) table instead of (d, K, M).
+        """
         Xn, yn = self._Xc[rows], self._yc[rows]
-        d, K, M = Xn.shape[1], self.n_classes_, int(self._m.max())
-        observed_rows, cols = np.nonzero(Xn != MISSING)
-        flat = (cols * K + yn[observed_rows]) * M + Xn[observed_rows, cols]
-        table = np.bincount(flat, minlength=d * K * M).reshape(d, K, M).astype(np.float64)
-        return NaiveCounts(class_counts=np.bincount(yn, minlength=K).astype(np.float64), table=table,
-                           observed=table.sum(axis=2), n_values=self.n_values_, used=self.n_values_ >= 2)
+        d, K = Xn.shape[1], self.n_classes_
+        binary = np.where(Xn == MISSING, MISSING, (Xn != query[None, :]).astype(np.int64))
+        observed_rows, cols = np.nonzero(binary != MISSING)
+        flat = (cols * K + yn[observed_rows]) * 2 + binary[observed_rows, cols]
+        table = np.bincount(flat, minlength=d * K * 2).reshape(d, K, 2).astype(np.float64)
+        counts = NaiveCounts(class_counts=np.bincount(yn, minlength=K).astype(np.float64), table=table,
+                             observed=table.sum(axis=2), n_values=np.full(d, 2), used=self.n_values_ >= 2)
+        return counts, np.where(query == MISSING, MISSING, 0)[None, :]
 
     def _run(self, Xc: np.ndarray):
         """Sets (n, K), scores (n, K) and the radius used (n,) for coded test instances."""
@@ -141,13 +149,14 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
                     if radius == previous:
                         continue
                     previous = radius
-                    counts = self._neighbourhood_counts(np.flatnonzero(distances[b] <= radius))
-                    current = ~dominance_matrix(counts, query[None, :], float(self.s)).any(axis=1)[0]
+                    counts, coded = self._neighbourhood_counts(np.flatnonzero(distances[b] <= radius), query)
+                    current = ~dominance_matrix(counts, coded, float(self.s)).any(axis=1)[0]
                     if current.sum() == 1:
                         break
                 i = start + b
                 sets[i], used_radius[i] = current, radius
-                scores[i] = naive_bayes_log_joint(counts, query[None, :], 1.0)[0]
+                # Laplace denominators use the true numbers of values
+                scores[i] = naive_bayes_log_joint(replace(counts, n_values=self.n_values_), coded, 1.0)[0]
         return sets, scores, used_radius
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:
