@@ -199,3 +199,52 @@ def choose_in_set(sets: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """Per row, the index of the highest score among the classes of the set (ties: lowest index)."""
     masked = np.where(sets, scores, -np.inf)
     return np.argmax(masked, axis=1)
+
+
+class ProbabilisticSetClassifier(ClassifierMixin, BaseEstimator):
+    """Base of set-valued classifiers built on any probabilistic classifier's ``predict_proba``.
+
+    ``fit`` fits a clone of ``estimator`` (inputs are validated by it, so they need not be
+    discrete); ``predict_proba`` delegates; ``predict`` is the most probable class;
+    ``predict_set`` applies the subclass's rule ``_sets_from_proba(proba) -> (n, K) bool``.
+    """
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        from sklearn.base import clone
+
+        if not hasattr(self.estimator, "predict_proba"):
+            raise ValueError(f"estimator must have predict_proba, got {type(self.estimator).__name__}")
+        self._check_parameters()
+        self.estimator_ = clone(self.estimator).fit(X, y)
+        self.classes_ = np.asarray(self.estimator_.classes_)
+        self.n_classes_ = int(self.classes_.size)
+        return self
+
+    def _check_parameters(self):  # pragma: no cover - overridden
+        pass
+
+    def predict_proba(self, X) -> np.ndarray:
+        """(n, K) posterior probabilities of the underlying estimator."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    def predict_index(self, X) -> np.ndarray:
+        """Index of the most probable class (ties: lowest index)."""
+        return np.argmax(self.predict_proba(X), axis=1)
+
+    def predict(self, X) -> np.ndarray:
+        index = self.predict_index(X)
+        return self.classes_[index]
+
+    def predict_set(self, X) -> np.ndarray:
+        """(n, K) boolean matrix of the predicted sets (columns ordered as ``classes_``)."""
+        from credalbook._validation import check_probabilities
+
+        proba = check_probabilities(self.predict_proba(X), "predict_proba output")
+        return self._sets_from_proba(proba)
+
+    def _sets_from_proba(self, proba: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError

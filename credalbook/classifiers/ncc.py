@@ -33,17 +33,17 @@ _CHUNK_ELEMENTS = 2_000_000
 class _LogH:
     """ln h(t) and its derivative for a batch of (instance, pair) problems; arrays (m,) and (m, d)."""
 
-    def __init__(self, s, alpha, beta, gamma, delta, gamma_t, delta_t, used):
-        self.s = s
+    def __init__(self, s, alpha, beta, gamma, delta, gamma_t, delta_t, used, log_ratio=0.0):
+        self.s, self.log_ratio = s, log_ratio
         self.alpha, self.beta = alpha, beta
         self.gamma, self.delta, self.gamma_t, self.delta_t, self.used = gamma, delta, gamma_t, delta_t, used
         self.same = delta_t == delta                        # (ñ(c2)+t)/(n(x,c2)+t) ≡ 1
         with np.errstate(divide="ignore"):
-            self.log_gamma = np.where(used, np.log(gamma), 0.0).sum(axis=1)
+            self.log_gamma = np.where(used, np.log(gamma), 0.0).sum(axis=1) - log_ratio
 
     def subset(self, index) -> "_LogH":
         return _LogH(self.s, *(a[index] for a in (self.alpha, self.beta, self.gamma, self.delta, self.gamma_t,
-                                                    self.delta_t, self.used)))
+                                                    self.delta_t, self.used)), self.log_ratio)
 
     def value(self, t):
         s, tt = self.s, t[:, None]
@@ -122,8 +122,12 @@ def _class_sums(gathered, mask, observed, s, t):
     return u, v, du, dv
 
 
-def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0) -> np.ndarray:
-    """(n, K, K) boolean: ``D[k, a, b]`` iff class a credal-dominates class b for instance k (IDM, ``s``)."""
+def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0, log_ratio: float = 0.0) -> np.ndarray:
+    """(n, K, K) boolean: ``D[k, a, b]`` iff class a credal-dominates class b for instance k (IDM, ``s``).
+
+    More generally ``D[k, a, b]`` iff inf_t h(t) > exp(``log_ratio``): the lower bound of the
+    ratio P(a, x)/P(b, x) over the credal set exceeds that value (0 = dominance).
+    """
     K = counts.class_counts.size
     n, d = Xc.shape
     s = float(s)
@@ -142,7 +146,7 @@ def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0) -> np.
         for t in (0.0, s):
             u, v, du, dv = _class_sums(gathered, mask, counts.observed, s, t)
             with np.errstate(divide="ignore", invalid="ignore"):
-                value = np.log((alpha + s - t) / (beta + t)) + u[:, :, None] + v[:, None, :]
+                value = np.log((alpha + s - t) / (beta + t)) + u[:, :, None] + v[:, None, :] - log_ratio
                 slope = -1.0 / (alpha + s - t) - 1.0 / (beta + t) + du[:, :, None] + dv[:, None, :]
             ends[t] = (value, slope)
         at_zero = candidate & (ends[0.0][1] >= 0)
@@ -153,7 +157,7 @@ def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0) -> np.
             r, a, b = np.nonzero(interior)
             used = mask[r]
             logh = _LogH(s, counts.class_counts[a], counts.class_counts[b], gathered[r, :, a], gathered[r, :, b],
-                         counts.observed[:, a].T, counts.observed[:, b].T, used)
+                         counts.observed[:, a].T, counts.observed[:, b].T, used, log_ratio)
             dom[r, a, b] = _decide_interior(logh)
         out[start:start + block.shape[0]] = dom
     return out
