@@ -146,7 +146,8 @@ def relative_error_grid(ms, ns, risk_aversions) -> pd.DataFrame:
 
 
 def summarise_relative_errors(grid: pd.DataFrame, threshold: float = 0.01) -> pd.DataFrame:
-    """Per utility (and ``a``): the largest relative errors, where they occur, and the share of the grid under ``threshold``."""
+    """Per utility (and ``a``): the largest relative errors, where they occur, the share of the grid
+    under ``threshold``, and the largest ``m/n`` at which the error of ``E[u(r_m)]`` still reaches it."""
     check_scalar(threshold, "threshold", low=0, low_inclusive=False)
     needed = {"utility", "a", "m", "n", "rel_error_expected_utility", "rel_error_d"}
     if not needed <= set(grid.columns):
@@ -154,9 +155,11 @@ def summarise_relative_errors(grid: pd.DataFrame, threshold: float = 0.01) -> pd
     rows = []
     for (utility, a), part in grid.groupby(["utility", "a"], dropna=False, sort=False):
         worst = part.loc[part["rel_error_expected_utility"].idxmax()]
+        failing = part[part["rel_error_expected_utility"] >= threshold]
         rows.append({"utility": utility, "a": a, "cells": len(part),
                      "max_rel_error_E_u": worst["rel_error_expected_utility"], "at_m": int(worst["m"]), "at_n": int(worst["n"]),
                      "share_E_u_below": float((part["rel_error_expected_utility"] < threshold).mean()),
+                     "largest_failing_m_over_n": float((failing["m"] / failing["n"]).max()) if len(failing) else np.nan,
                      "max_rel_error_d": part["rel_error_d"].max(),
                      "share_d_below": float((part["rel_error_d"] < threshold).mean())})
     return pd.DataFrame(rows)
