@@ -1,12 +1,14 @@
 """The data layer: every mirror file against MANIFEST.csv, class conventions, sources and errors."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from credalbook import data
 from credalbook.data import (ArffFormatError, ChecksumError, Dataset, DatasetNotFoundError, fetch, list_datasets,
@@ -398,3 +400,122 @@ def test_list_datasets_and_load_group():
     assert len(names) == 20 and "musk2" not in names and "landsat" in names and "landsat (train)" not in names
     assert sum(1 for _ in load_group("zaffalon2012")) == 54
     assert sum(1 for _ in load_group("ferri2019")) == 26
+
+
+# ------------------------------------------------------------------------------ registry consistency
+def test_registry_rows_are_consistent():
+    table = registry()
+    assert set(table["group"]) == set(data.GROUPS)
+    assert not table.duplicated(["group", "name"]).any()
+    for _, entry in table.iterrows():
+        label = f"{entry['group']}:{entry['name']}"
+        if entry["status"] == "missing":
+            assert not entry["files"] and entry["note"].startswith(("not in the mirror", "ordinal collection")), label
+            continue
+        assert entry["status"] == "mirror", label
+        files, shas = entry["files"].split(";"), entry["sha256"].split(";")
+        assert len(files) == len(shas) and all(re.fullmatch(r"[0-9a-f]{64}", s) for s in shas), label
+        assert entry["format"] in {"arff", "csv", "whitespace"} and entry["class_attribute"], label
+        urls = [u for u in entry["urls"].split(";") if u]
+        assert not urls or len(urls) == len(files), label
+        assert all(u.startswith("https://raw.githubusercontent.com/") for u in urls), label
+        assert urls or entry["note"], f"{label}: a row without URL must say why"
+
+
+def test_names_and_aliases_are_unambiguous_within_a_group():
+    table = registry()
+    for group, rows in table.groupby("group"):
+        keys = [data._normalise(k) for _, e in rows.iterrows()
+                for k in [e["name"], *[a for a in e["aliases"].split(";") if a]]]
+        duplicates = {k for k in keys if keys.count(k) > 1}
+        assert not duplicates, (group, duplicates)
+
+
+@needs_mirror
+def test_urls_point_to_the_manifest_source_commit():
+    manifest = _manifest()
+    table = registry()
+    for _, row in manifest.iterrows():
+        entry = table[(table["name"] == row["name"]) & (table["files"] == row["file"])].iloc[0]
+        if entry["urls"]:
+            assert entry["urls"] == (f"https://raw.githubusercontent.com/{row['source_repo']}/"
+                                     f"{row['source_commit']}/{row['source_path']}")
+
+
+# ------------------------------------------------------------------------------ hand-checked values
+@needs_mirror
+def test_contact_lenses_by_hand():
+    lenses = load("contact-lenses")
+    # Weka's contact-lenses.arff: 24 rows, class {soft, hard, none} with 5 / 4 / 15 instances.
+    assert lenses.classes == ["soft", "hard", "none"]
+    np.testing.assert_array_equal(np.bincount(lenses.y_codes), [5, 4, 15])
+    assert lenses.nominal_features == ["age", "spectacle-prescrip", "astigmatism", "tear-prod-rate"]
+    assert list(lenses.X["age"].cat.categories) == ["young", "pre-presbyopic", "presbyopic"]
+    assert lenses.X.iloc[0].tolist() == ["young", "myope", "no", "reduced"] and lenses.y.iloc[0] == "none"
+    assert lenses.numeric_features == []
+
+
+@needs_mirror
+def test_iris_by_hand():
+    iris = load("iris")
+    assert iris.X.iloc[0].tolist() == [5.1, 3.5, 1.4, 0.2]
+    np.testing.assert_array_equal(iris.y_codes, np.repeat([0, 1, 2], 50))
+    assert iris.numeric_features == ["sepallength", "sepalwidth", "petallength", "petalwidth"]
+    assert "iris" in repr(iris) and "classes=3" in repr(iris)
+
+
+# ------------------------------------------------------------------------------ ARFF round trip
+def _write_arff(frame: pd.DataFrame, kinds: dict, *, crlf: bool, pad: str) -> str:
+    lines = ["% generated", "@relation 'round trip'"]
+    for column in frame.columns:
+        name = f"'{column}'" if " " in column else column
+        if kinds[column] == "numeric":
+            lines.append(f"@attribute {name} {pad}REAL")
+        else:
+            values = ",".join(f"{pad}{v}{pad}" for v in frame[column].cat.categories)
+            lines.append(f"@attribute {name} {{{values}}}")
+    lines.append("@data")
+    for _, row in frame.iterrows():
+        cells = ["?" if pd.isna(v) else (repr(float(v)) if kinds[c] == "numeric" else str(v))
+                 for c, v in row.items()]
+        lines.append(",".join(f"{pad}{cell}{pad}" for cell in cells))
+    return ("\r\n" if crlf else "\n").join(lines) + "\n"
+
+
+@st.composite
+def _frames(draw):
+    n_rows = draw(st.integers(1, 8))
+    n_cols = draw(st.integers(1, 4))
+    columns, kinds = {}, {}
+    for j in range(n_cols):
+        name = draw(st.sampled_from([f"a{j}", f"attr {j}", f"x_{j}"]))
+        if draw(st.booleans()):
+            values = draw(st.lists(st.one_of(st.none(), st.floats(-1e6, 1e6, allow_nan=False, width=64)),
+                                   min_size=n_rows, max_size=n_rows))
+            columns[name] = [np.nan if v is None else v for v in values]
+            kinds[name] = "numeric"
+        else:
+            categories = draw(st.lists(st.sampled_from(["lo", "mid", "hi", "b-1", "c.2", "0", "1"]), min_size=1,
+                                       max_size=5, unique=True))
+            values = draw(st.lists(st.one_of(st.none(), st.sampled_from(categories)), min_size=n_rows,
+                                   max_size=n_rows))
+            columns[name] = pd.Categorical(values, categories=categories)
+            kinds[name] = "nominal"
+    return pd.DataFrame(columns), kinds
+
+
+@settings(max_examples=60, deadline=None)
+@given(_frames(), st.booleans(), st.sampled_from(["", " ", "  "]))
+def test_arff_round_trip(tmp_path_factory, drawn, crlf, pad):
+    frame, kinds = drawn
+    path = tmp_path_factory.mktemp("arff") / "r.arff"
+    path.write_bytes(_write_arff(frame, kinds, crlf=crlf, pad=pad).encode())
+    back = read_arff(path)
+    assert list(back.columns) == list(frame.columns)
+    for column in frame.columns:
+        if kinds[column] == "numeric":
+            np.testing.assert_array_equal(back[column].to_numpy(), frame[column].to_numpy(dtype=float))
+        else:
+            assert list(back[column].cat.categories) == list(frame[column].cat.categories)
+            assert back[column].astype(object).where(back[column].notna(), None).tolist() == \
+                frame[column].astype(object).where(frame[column].notna(), None).tolist()
