@@ -22,7 +22,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from credalbook.classifiers.base import MISSING, check_discrete_X, encode_labels
+from credalbook.classifiers.base import MISSING, categorical_codes, check_discrete_X, encode_labels
 
 
 # ----------------------------------------------------------------------------------------------
@@ -188,9 +188,9 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
         for name, column, cuts, categories in zip(names, columns, self.cuts_, self.categories_):
             if cuts is None:
                 if categories is not None:
-                    frame = pd.DataFrame({name: column})
-                    codes, _, _ = check_discrete_X(frame, "X", n_values=[len(categories)], categories=[categories])
-                    codes, m = codes[:, 0], len(categories)
+                    if not isinstance(column.dtype, pd.CategoricalDtype):
+                        raise ValueError(f"X column {name!r} was Categorical in fit but is {column.dtype} now")
+                    codes, m = categorical_codes(column, categories), len(categories)
                 else:
                     codes, n_values, _ = check_discrete_X(pd.DataFrame({name: column}), "X")
                     codes, m = codes[:, 0], int(n_values[0])

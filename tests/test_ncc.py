@@ -99,6 +99,9 @@ def test_sets_non_empty_and_contain_predict():
     assert sets.any(axis=1).all()
     index = model.predict_index(X)
     assert sets[np.arange(len(X)), index].all()
+    both = model.predict_with_set(X)
+    np.testing.assert_array_equal(both[0], sets)
+    np.testing.assert_array_equal(both[1], index)
     det = sets.sum(axis=1) == 1
     np.testing.assert_array_equal(index[det], sets[det].argmax(axis=1))
     nbc = NaiveBayes().fit(X, y).predict_index(X)

@@ -52,6 +52,15 @@ def _column_codes(values, name: str) -> np.ndarray:
     return codes
 
 
+def categorical_codes(series: pd.Series, categories: pd.Index) -> np.ndarray:
+    """Codes of a Categorical ``series`` in the category list ``categories`` (-1: missing or not in the list)."""
+    if series.cat.categories.equals(categories):
+        return series.cat.codes.to_numpy().astype(np.int64)
+    position = pd.Index(categories).get_indexer(series.cat.categories)
+    codes = series.cat.codes.to_numpy()
+    return np.where(codes >= 0, position[codes], MISSING).astype(np.int64)
+
+
 def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missing",
                      categories=None) -> tuple[np.ndarray, np.ndarray, list | None]:
     """Code ``X`` as an (n, d) int64 matrix (``-1`` = missing); returns ``(codes, n_values, categories)``.
@@ -73,7 +82,7 @@ def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missin
             series = X[column]
             if isinstance(series.dtype, pd.CategoricalDtype):
                 if categories is not None and categories[j] is not None:
-                    codes = pd.Index(categories[j]).get_indexer(series.astype(object)).astype(np.int64)
+                    codes = categorical_codes(series, categories[j])
                     unknown = series.notna().to_numpy() & (codes == MISSING)
                     if unknown.any():
                         if unseen == "error":
@@ -189,6 +198,12 @@ class CredalClassifierMixin(ClassifierMixin, BaseEstimator):
         Xc = self._code_test(X)
         return choose_in_set(self._predict_set_codes(Xc), self._scores_codes(Xc))
 
+    def predict_with_set(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """``(predict_set(X), predict_index(X))`` computed in one pass."""
+        Xc = self._code_test(X)
+        sets = self._predict_set_codes(Xc)
+        return sets, choose_in_set(sets, self._scores_codes(Xc))
+
     def predict(self, X) -> np.ndarray:
         """One class label per instance (for a determinate output, the only class of the set)."""
         index = self.predict_index(X)
@@ -241,10 +256,14 @@ class ProbabilisticSetClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_set(self, X) -> np.ndarray:
         """(n, K) boolean matrix of the predicted sets (columns ordered as ``classes_``)."""
+        return self.predict_with_set(X)[0]
+
+    def predict_with_set(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """``(predict_set(X), predict_index(X))`` from one call of ``predict_proba``."""
         from credalbook._validation import check_probabilities
 
         proba = check_probabilities(self.predict_proba(X), "predict_proba output")
-        return self._sets_from_proba(proba)
+        return self._sets_from_proba(proba), np.argmax(proba, axis=1)
 
     def _sets_from_proba(self, proba: np.ndarray) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError

@@ -121,21 +121,21 @@ class ModelOutput:
     proba: np.ndarray | None = None
 
 
-def _outputs(model, X) -> ModelOutput:
+def _outputs(model, X, with_proba: bool = False) -> ModelOutput:
     if isinstance(model, Pipeline):  # predict_set / predict_index are not delegated by Pipeline
         X, model = model[:-1].transform(X), model[-1]
-    proba = model.predict_proba(X) if hasattr(model, "predict_proba") else None
-    if hasattr(model, "predict_index"):
-        single = model.predict_index(X)
+    proba = model.predict_proba(X) if with_proba and hasattr(model, "predict_proba") else None
+    if hasattr(model, "predict_with_set"):
+        sets, single = model.predict_with_set(X)
     else:
         index = {c: k for k, c in enumerate(np.asarray(model.classes_).tolist())}
         single = np.array([index[v] for v in np.asarray(model.predict(X)).tolist()])
-    if hasattr(model, "predict_set"):
-        sets = np.asarray(model.predict_set(X), dtype=bool)
-    else:
-        sets = np.zeros((len(single), len(model.classes_)), dtype=bool)
-        sets[np.arange(len(single)), single] = True
-    return ModelOutput(sets=sets, single=np.asarray(single, dtype=np.int64), proba=proba)
+        if hasattr(model, "predict_set"):
+            sets = model.predict_set(X)
+        else:
+            sets = np.zeros((len(single), len(model.classes_)), dtype=bool)
+            sets[np.arange(len(single)), single] = True
+    return ModelOutput(sets=np.asarray(sets, dtype=bool), single=np.asarray(single, dtype=np.int64), proba=proba)
 
 
 def _take(X, index):
@@ -150,13 +150,13 @@ def _labels(y) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=classes)
 
 
-def evaluate_split(models: Mapping[str, Callable], X, y, train, test, *, preprocess: Callable | None = None
-                   ) -> tuple[np.ndarray, dict[str, ModelOutput]]:
+def evaluate_split(models: Mapping[str, Callable], X, y, train, test, *, preprocess: Callable | None = None,
+                   with_proba: bool = False) -> tuple[np.ndarray, dict[str, ModelOutput]]:
     """Fit every ``models[name]()`` on the training part and predict the test part.
 
     ``preprocess`` (a factory of a transformer, e.g. MDL then CFS) is fitted once on the
     training part and applied to both parts before the models. Returns the test class codes
-    and ``{name: ModelOutput}``.
+    and ``{name: ModelOutput}`` (with ``predict_proba`` output when ``with_proba``).
     """
     if not models:
         raise ValueError("models is empty: give at least one name -> estimator factory")
@@ -175,7 +175,7 @@ def evaluate_split(models: Mapping[str, Callable], X, y, train, test, *, preproc
         model = factory()
         if not hasattr(model, "fit"):
             raise ValueError(f"factory of model {name!r} must return an estimator, got {model!r}")
-        outputs[name] = _outputs(model.fit(X_train, y_train), X_test)
+        outputs[name] = _outputs(model.fit(X_train, y_train), X_test, with_proba)
     return labels.codes[test].astype(np.int64), outputs
 
 
