@@ -10,7 +10,7 @@ from credalbook.metrics import certainty_equivalent, quadratic_utility, utility_
 from credalbook.reference import compare
 from credalbook.theory.utility import (EPS, MU, N, U_HALF, VAR, X, OutcomeModel, certainty_equivalent_quadratic,
                                        check_eq3, check_printed_utilities, check_proposition1, check_proposition3,
-                                       delta_var, discrete_gamble, eq2_error, eq3_rhs, example1_differences, example1_models,
+                                       delta_var, discrete_gamble, eq2_error, eq3_rhs, exponential_through, example1_differences, example1_models,
                                        exponential_utility, f_beta_eq9, f_beta_utility, fbeta_sign, fbeta_vs_quadratic,
                                        generic_outcome_model, generic_quadratic, log_utility, proposition1_gap,
                                        proposition2_delta_var, proposition3_delta_var, quadratic_maximum,
@@ -198,6 +198,16 @@ def test_certainty_equivalent_agrees_with_metrics():
     assert certainty_equivalent(y_true, y_set, 0.65) == pytest.approx(float(ce))
 
 
+def test_exponential_through_three_points():
+    for h in (0.6, 0.65, 0.8, 0.95):
+        e = exponential_through(h)
+        assert sp.simplify(e.subs(X, 0)) == 0 and sp.simplify(e.subs(X, 1) - 1) == 0
+        assert sp.simplify(e.subs(X, sp.Rational(1, 2)) - sp.nsimplify(h)) == 0
+        assert check_proposition1(e)
+    # a = 2 log(u/(1-u)): for u = 0.8, exp(-a/2) = 1/4
+    assert float(exponential_through(0.8).subs(X, sp.Rational(1, 3))) == pytest.approx((1 - 4 ** (-2 / 3)) / (1 - 1 / 16))
+
+
 # ---------------------------------------------------------------- Table 10, F-measures
 def test_table10_hand_computed():
     exact = table10_exact().set_index("prediction")
@@ -273,6 +283,8 @@ class TestBadInput:
     def test_numbers(self):
         with pytest.raises(ValueError, match="u_half"):
             quadratic_through(1.5)
+        with pytest.raises(ValueError, match="u_half"):
+            exponential_through(0.5)
         with pytest.raises(ValueError, match="a"):
             exponential_utility(-1)
         with pytest.raises(ValueError, match="beta"):

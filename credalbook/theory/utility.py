@@ -77,6 +77,26 @@ def exponential_utility(a=A_RISK) -> sp.Expr:
     return 1 - sp.exp(-a * X)
 
 
+def exponential_through(u_half) -> sp.Expr:
+    """The exponential utility ``(1 − exp(−a x)) / (1 − exp(−a))`` through (0, 0), (1, 1), (1/2, u_half).
+
+    ``u(1/2) = 1/(1 + exp(−a/2))``, so ``a = 2 log(u_half / (1 − u_half))``: one exists for
+    every ``u_half`` in (1/2, 1) (Section 9 says the exponential could not fit the three values;
+    with the scale factor that normalises u(1) = 1 it can).
+    """
+    if isinstance(u_half, sp.Basic):
+        target = u_half
+    else:
+        check_scalar(u_half, "u_half", low=0.5, high=1, low_inclusive=False, high_inclusive=False)
+        target = sp.nsimplify(u_half)
+    a = sp.Symbol("a", positive=True)
+    normalised = (1 - sp.exp(-a * X)) / (1 - sp.exp(-a))
+    solutions = sp.solve(sp.Eq(normalised.subs(X, sp.Rational(1, 2)), target), a)
+    if not solutions:
+        raise ValueError(f"no exponential utility has u(1/2) = {u_half}")
+    return normalised.subs(a, sp.simplify(solutions[0]))
+
+
 def f_beta_utility(beta=1) -> sp.Expr:
     """F-measure of Eq. (9) as a function of the discounted accuracy ``x`` of a successful set.
 
