@@ -88,3 +88,53 @@ class TestBadInput:
 
         with pytest.raises(DatasetNotFoundError, match="musk2"):
             ex.out_of_fold_proba("musk2", "3-NN")
+
+
+class TestWhatCRhoRewards:
+    def test_sharpen(self):
+        q = np.array([[0.6, 0.3, 0.1], [0.2, 0.2, 0.6]])
+        np.testing.assert_allclose(ex.sharpen(q, 1.0), q)
+        np.testing.assert_array_equal(ex.sharpen(q, 0.0), [[1, 0, 0], [0, 0, 1]])
+        half = ex.sharpen(q, 0.5)
+        np.testing.assert_allclose(half[0], np.array([0.36, 0.09, 0.01]) / 0.46)
+        np.testing.assert_array_equal(np.argmax(ex.sharpen(q, 7.0), axis=1), [0, 2])
+        with pytest.raises(ValueError, match="temperature"):
+            ex.sharpen(q, -1.0)
+        with pytest.raises(ValueError, match="rows of proba must sum to one"):
+            ex.sharpen([[0.5, 0.6]], 1.0)
+
+    def test_posterior_is_calibrated_and_beats_its_distortions(self):
+        y, q = ex.gaussian_posterior_sample(n=20000, seed=1)
+        sweep = ex.temperature_sweep(y, q, [0.0, 0.5, 1.0, 2.0]).set_index("temperature")
+        assert sweep["accuracy"].nunique() == 1  # same decisions
+        assert sweep["brier"].idxmin() == 1.0 and sweep["log_loss"].idxmin() == 1.0
+        assert sweep.loc[1.0, "ece"] < 0.02
+        # ... yet C_rho ranks the calibrated posterior below both the flattened and the one-hot versions
+        assert sweep.loc[1.0, "c_rho_pct"] < sweep.loc[2.0, "c_rho_pct"] < sweep.loc[0.0, "c_rho_pct"] == 100.0
+        with pytest.raises(ValueError, match="separation"):
+            ex.gaussian_posterior_sample(separation=0.0)
+        with pytest.raises(ValueError, match="temperatures is empty"):
+            ex.temperature_sweep(y, q, [])
+
+    def test_rank_correlations_and_claims(self):
+        rng = np.random.default_rng(0)
+        rows = []
+        for classifier in ex.CLASSIFIERS:
+            for d in range(5):
+                acc = rng.uniform(0.5, 0.9)
+                tree = classifier == "Decision Tree"
+                rows.append({"classifier": classifier, "dataset": f"d{d}", "acc": acc, "acc_star": acc - 0.02,
+                             "imcp": acc - 0.03, "c_rho_pct": 100.0 if tree else 60 + 20 * acc,
+                             "div_pct": 0.0 if tree else 5.0, "brier": 2 * (1 - acc) if tree else 1 - acc,
+                             "log_loss": 30 * (1 - acc) if tree else 0.5, "ece": 0.2 if tree else 0.05,
+                             "mean_top_proba": 1.0 if tree else 0.8, "share_one_hot": 1.0 if tree else 0.1})
+        results = pd.DataFrame(rows)
+        table = ex.rank_correlations(results)
+        assert table.loc["3-NN", "acc"] == pytest.approx(1.0)
+        assert np.isnan(table.loc["Decision Tree", "acc"])  # C_rho constant at 100 %
+        verdicts = ex.claims(results).set_index("claim")["holds in the book's runs"]
+        assert verdicts["Decision tree has the highest mean C_rho"]
+        assert not verdicts["Decision tree is the most reliable: lowest mean ECE"]
+        assert verdicts["IMCP is closer to Acc* than to Acc (share of rows)"]
+        with pytest.raises(ValueError, match="lack columns"):
+            ex.rank_correlations(results.drop(columns="brier"))
