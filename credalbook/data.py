@@ -157,7 +157,9 @@ def _split_values(text: str) -> list[str]:
 def _parse_attribute(rest: str) -> tuple[str, str, list[str] | None]:
     """``name type`` of an ``@attribute`` line -> (name, kind, declared values or None)."""
     rest = rest.strip()
-    if rest[:1] in "'\"":
+    if not rest:
+        raise ValueError("attribute without a name")
+    if rest[0] in "'\"":
         end = rest.find(rest[0], 1)
         while end > 0 and rest[end - 1] == "\\":
             end = rest.find(rest[0], end + 1)

@@ -519,3 +519,8 @@ def test_arff_round_trip(tmp_path_factory, drawn, crlf, pad):
             assert list(back[column].cat.categories) == list(frame[column].cat.categories)
             assert back[column].astype(object).where(back[column].notna(), None).tolist() == \
                 frame[column].astype(object).where(frame[column].notna(), None).tolist()
+
+
+def test_arff_reader_rejects_an_attribute_without_name(tmp_path):
+    with pytest.raises(ArffFormatError, match="line 2: attribute without a name"):
+        _arff(tmp_path, "@relation r\n@attribute\n@data\n")
