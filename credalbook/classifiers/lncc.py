@@ -165,14 +165,14 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
     def _scores_codes(self, Xc: np.ndarray) -> np.ndarray:
         return self._run(Xc)[1]
 
-    def predict_set_and_index(self, X) -> tuple[np.ndarray, np.ndarray]:
+    def predict_with_set(self, X) -> tuple[np.ndarray, np.ndarray]:
         """``(predict_set(X), predict_index(X))`` from one pass over the neighbourhoods."""
         sets, scores, _ = self._run(self._code_test(X))
         return sets, np.argmax(np.where(sets, scores, -np.inf), axis=1)
 
     def predict_index(self, X) -> np.ndarray:
         """Index (into ``classes_``) of the single predicted class, the best NBC score inside the set."""
-        return self.predict_set_and_index(X)[1]
+        return self.predict_with_set(X)[1]
 
     def neighbourhood_radius(self, X) -> np.ndarray:
         """(n,) radius of the overlap-distance ball on which each instance's final NCC was learnt."""

@@ -5,7 +5,8 @@ Protocol (the paper's, with the book's choices where it is silent):
 - datasets: every dataset of the paper's collection available in the mirror
   (:func:`credalbook.data.list_datasets`, ``group="zaffalon2012"``, ``in_paper``); connect-4 is
   missing from the mirror;
-- ten runs of stratified ten-fold cross-validation (run ``r`` shuffles with seed ``r``);
+- ten runs of stratified ten-fold cross-validation, the folds of Part II
+  (:func:`credalbook.experiments.protocols.stratified_folds`, seed 0, repeat = run);
 - preprocessing fitted on each training fold only: MDL discretisation
   (:class:`credalbook.preprocessing.MDLDiscretizer`), then optionally CFS
   (:class:`credalbook.preprocessing.CFSSelector`);
@@ -26,12 +27,10 @@ The grid runs through :func:`credalbook.experiments.grid.run_grid`: ``backend="l
 from __future__ import annotations
 
 import time
-import warnings
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 
 from credalbook.classifiers.cma import CredalModelAveraging
 from credalbook.classifiers.credal_tree import CredalDecisionTree
@@ -39,6 +38,7 @@ from credalbook.classifiers.lncc import LazyNaiveCredalClassifier
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
 from credalbook.experiments.grid import run_grid, tidy
+from credalbook.experiments.protocols import stratified_folds
 from credalbook.experiments.registry import register
 from credalbook.metrics import discounted_accuracy_scores, utility_discounted_accuracy_scores
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer
@@ -94,14 +94,12 @@ def _load(name: str):
 
 
 def fold_indices(y_codes: np.ndarray, run: int, fold: int, n_folds: int = N_FOLDS):
-    """(train, test) indices of fold ``fold`` of run ``run`` (stratified, shuffled with seed ``run``)."""
+    """(train, test) indices of fold ``fold`` of run ``run``: the folds of
+    :func:`credalbook.experiments.protocols.stratified_folds` (seed 0, repeat ``run``), as in Part II."""
     if not 0 <= fold < n_folds:
         raise ValueError(f"fold must be in 0..{n_folds - 1}, got {fold}")
-    splitter = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=run)
-    for index, (train, test) in enumerate(splitter.split(np.zeros(len(y_codes)), y_codes)):
-        if index == fold:
-            return train, test
-    raise AssertionError("unreachable")
+    folds = stratified_folds(y_codes, n_folds, seed=0, repeat=run)
+    return np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
 
 
 def set_scores(y_true: np.ndarray, sets: np.ndarray, single: np.ndarray) -> dict:
@@ -118,9 +116,7 @@ def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tup
                   n_folds: int = N_FOLDS) -> pd.DataFrame:
     """Rows (one per classifier) of sums over the test instances of one fold (see the module docstring)."""
     X, y, codes = _load(dataset)
-    with warnings.catch_warnings():  # classes rarer than the number of folds: sklearn warns, splits anyway
-        warnings.simplefilter("ignore", UserWarning)
-        train, test = fold_indices(codes, run, fold, n_folds)
+    train, test = fold_indices(codes, run, fold, n_folds)
     discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
     X_train, X_test = discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
     n_features = X_train.shape[1]
@@ -131,10 +127,7 @@ def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tup
     for name in classifiers:
         start = time.perf_counter()
         model = classifier(name).fit(X_train, y.iloc[train])
-        if hasattr(model, "predict_set_and_index"):
-            sets, single = model.predict_set_and_index(X_test)
-        else:
-            sets, single = model.predict_set(X_test), model.predict_index(X_test)
+        sets, single = model.predict_with_set(X_test)
         row = {"classifier": name, "n_features": int(X_train.shape[1]), "n_features_before": int(n_features)}
         row.update(set_scores(codes[test], sets, single))
         row["seconds"] = time.perf_counter() - start
@@ -142,7 +135,7 @@ def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tup
         if name == "CDT":  # the same tree with Weka-IP's leaf convention (no refit: leaves are decided at predict)
             model.set_params(tie_dominates=True)
             row = dict(row, classifier="CDT-weka", seconds=np.nan)
-            row.update(set_scores(codes[test], model.predict_set(X_test), model.predict_index(X_test)))
+            row.update(set_scores(codes[test], *model.predict_with_set(X_test)))
             rows.append(row)
     return pd.DataFrame(rows)
 
