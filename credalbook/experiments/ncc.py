@@ -1,0 +1,302 @@
+"""Experiments of Part II: NBC vs NCC (Zaffalon, Corani & Mauá 2012 §9.1, §9.3, §9.4; 001 §8–9).
+
+Registered experiments (``credalbook reproduce --only <name>``):
+
+* ``zaffalon2012_ncc_artificial`` — §9.1.1 / 001 §8: 80 naive models θ × 50 training sets × sizes
+  {25, 50, 100}, test sets of 10 000 instances; one row per training set.
+* ``zaffalon2012_ncc_krkp`` — §9.1.2 / 001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5, …, 150},
+  100 stratified training sets per size, the other instances as test set; one row per split.
+* ``zaffalon2012_ncc_uci`` — §9.1.3 and §9.3: 10 runs of stratified 10-fold CV on the paper's UCI
+  datasets, MDL (and optionally CFS) fitted inside the training folds, NBC, NCC and NDC (β = 1,
+  on top of NBC) on the same folds; one row per (dataset, feature selection, run, fold).
+* ``zaffalon2012_ncc_rejection`` — §9.4: the rejection-option example simulated.
+
+Every task is deterministic given its configuration (seeds are derived from it), so the ci
+profile recomputes a subset of the stored rows exactly.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.pipeline import make_pipeline
+
+from credalbook.classifiers.naive_bayes import NaiveBayes
+from credalbook.classifiers.ncc import NaiveCredalClassifier
+from credalbook.classifiers.ndc import NonDeterministicClassifier
+from credalbook.classifiers.rejection import RejectionClassifier, ncc_rejection_sets
+from credalbook.experiments.grid import run_grid, tidy
+from credalbook.experiments.protocols import (
+    ModelOutput,
+    cross_validate,
+    downsample_split,
+    draw_naive_model,
+    evaluate_split,
+    sample_naive,
+    standard_scores,
+)
+from credalbook.experiments.registry import register
+from credalbook.metrics import utility_discounted_accuracy_scores
+from credalbook.preprocessing import CFSSelector, MDLDiscretizer
+
+SEED = 2012
+PROFILES = ("ci", "full")
+
+
+def _check_profile(profile: str) -> None:
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+
+
+def nbc_vs_ncc_summary(y_true: np.ndarray, nbc: ModelOutput, ncc: ModelOutput) -> dict:
+    """The quantities of §9.1 for one train/test run: NBC accuracy, NCC's scores, NBC on NCC's (in)determinate part."""
+    sizes = ncc.sets.sum(axis=1)
+    det = sizes == 1
+    nbc_hit = nbc.single == y_true
+    ncc_hit = ncc.sets[np.arange(y_true.size), y_true]
+    return {
+        "n_test": int(y_true.size),
+        "nbc_accuracy": float(nbc_hit.mean()),
+        "ncc_determinacy": float(det.mean()),
+        "ncc_discounted_accuracy": float((ncc_hit / sizes).mean()),
+        "ncc_u65": float(utility_discounted_accuracy_scores(y_true, ncc.sets, 0.65).mean()),
+        "ncc_u80": float(utility_discounted_accuracy_scores(y_true, ncc.sets, 0.8).mean()),
+        "ncc_single_accuracy": float(ncc_hit[det].mean()) if det.any() else np.nan,
+        "ncc_set_accuracy": float(ncc_hit[~det].mean()) if (~det).any() else np.nan,
+        "nbc_accuracy_ncc_determinate": float(nbc_hit[det].mean()) if det.any() else np.nan,
+        "nbc_accuracy_ncc_indeterminate": float(nbc_hit[~det].mean()) if (~det).any() else np.nan,
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.1.1 artificial data
+# ----------------------------------------------------------------------------------------------
+ARTIFICIAL = {"full": dict(n_theta=80, n_train_sets=50, sizes=(25, 50, 100), n_test=10_000),
+              "ci": dict(n_theta=2, n_train_sets=4, sizes=(25, 50, 100), n_test=10_000)}
+
+
+def artificial_task(theta: int, n_train_sets: int, sizes: list, n_test: int, seed: int = SEED) -> pd.DataFrame:
+    """All training sets of one naive model θ (index ``theta``): rows (size, train_set) of §9.1 quantities."""
+    theta_values = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
+    X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), theta_values, n_test)
+    # 10 binary features: at most 1024 distinct test rows; predict each once, then expand
+    patterns, inverse = np.unique(X_test, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    labels = pd.Categorical.from_codes
+    rows = []
+    for size in sizes:
+        for j in range(n_train_sets):
+            X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), theta_values, size)
+            y_cat = labels(y, categories=[0, 1])
+            nbc = NaiveBayes().fit(X, y_cat)
+            ncc = NaiveCredalClassifier().fit(X, y_cat)
+            out_nbc, out_ncc = (ModelOutput(*(a[inverse] for a in model.predict_with_set(patterns)))
+                                for model in (nbc, ncc))
+            rows.append({"size": size, "train_set": j, **nbc_vs_ncc_summary(y_test, out_nbc, out_ncc)})
+    return pd.DataFrame(rows)
+
+
+@register("zaffalon2012_ncc_artificial")
+def artificial(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
+    """§9.1.1: NBC vs NCC on artificial naive data (80 θ × 50 training sets × 3 sizes, test 10 000)."""
+    _check_profile(profile)
+    p = ARTIFICIAL[profile]
+    configs = [dict(theta=t, n_train_sets=p["n_train_sets"], sizes=list(p["sizes"]), n_test=p["n_test"])
+               for t in range(p["n_theta"])]
+    results = run_grid(artificial_task, configs, n_jobs=n_jobs, desc="artificial θ")
+    return tidy([{"theta": c["theta"]} for c in configs], results)
+
+
+def artificial_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Medians per training size (as Fig. 2/3 of the papers) and the area of ignorance (1 − determinacy)."""
+    summary = frame.groupby("size").agg(
+        runs=("nbc_accuracy", "size"),
+        nbc_accuracy=("nbc_accuracy", "median"),
+        ncc_discounted_accuracy=("ncc_discounted_accuracy", "median"),
+        ncc_u65=("ncc_u65", "median"),
+        ncc_determinacy=("ncc_determinacy", "median"),
+        nbc_ncc_i=("nbc_accuracy_ncc_indeterminate", "median"),
+    ).reset_index()
+    summary["area_of_ignorance"] = 1 - summary["ncc_determinacy"]
+    summary["nbc_u65"] = summary["nbc_accuracy"]
+    return summary
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.1.2 kr-kp down-sampling
+# ----------------------------------------------------------------------------------------------
+KRKP = {"full": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=100),
+        "ci": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=3)}
+
+
+def krkp_task(size: int, samples: list, dataset: str = "kr-vs-kp", seed: int = SEED) -> pd.DataFrame:
+    """Down-sampling runs of one training size: rows (sample) of §9.1 quantities."""
+    from credalbook.data import load
+
+    data = load(dataset, group="zaffalon2012")
+    rows = []
+    for sample in samples:
+        train, test = downsample_split(data.y, size, seed=seed, sample=sample)
+        y_true, outputs = evaluate_split({"nbc": NaiveBayes, "ncc": NaiveCredalClassifier}, data.X, data.y,
+                                         train, test)
+        rows.append({"sample": sample, **nbc_vs_ncc_summary(y_true, outputs["nbc"], outputs["ncc"])})
+    return pd.DataFrame(rows)
+
+
+@register("zaffalon2012_ncc_krkp")
+def krkp(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
+    """001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5..150}, 100 stratified training sets each."""
+    _check_profile(profile)
+    p = KRKP[profile]
+    configs = [dict(size=s, samples=list(range(p["n_samples"]))) for s in p["sizes"]]
+    results = run_grid(krkp_task, configs, n_jobs=n_jobs, desc="kr-kp sizes")
+    return tidy([{"size": c["size"]} for c in configs], results)
+
+
+def krkp_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Means over the splits of each size (Table 1 and Fig. 3 of 001), in percent where Table 1 is."""
+    summary = frame.groupby("size").agg(
+        splits=("sample", "size"),
+        determinacy=("ncc_determinacy", "mean"),
+        nbc_ncc_i=("nbc_accuracy_ncc_indeterminate", "mean"),
+        nbc_accuracy=("nbc_accuracy", "mean"),
+        ncc_discounted_accuracy=("ncc_discounted_accuracy", "mean"),
+        ncc_u65=("ncc_u65", "mean"),
+    ).reset_index()
+    summary["determinacy_pct"] = 100 * summary["determinacy"]
+    summary["nbc_ncc_i_pct"] = 100 * summary["nbc_ncc_i"]
+    summary["nbc_u65"] = summary["nbc_accuracy"]
+    return summary
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.1.3 and §9.3: UCI datasets, 10 x 10-fold CV
+# ----------------------------------------------------------------------------------------------
+UCI = {"full": dict(runs=10), "ci": dict(runs=1, datasets=("iris", "glass", "contact-lenses"))}
+
+
+def uci_datasets() -> list[str]:
+    """The paper's datasets available to the book (connect-4 is missing from every source)."""
+    from credalbook.data import list_datasets
+
+    table = list_datasets("zaffalon2012")
+    return table.loc[table["in_paper"] & table["available"], "name"].tolist()
+
+
+def _mdl():
+    return MDLDiscretizer()
+
+
+def _mdl_cfs():
+    return make_pipeline(MDLDiscretizer(), CFSSelector())
+
+
+def _ndc():
+    return NonDeterministicClassifier(NaiveBayes(), beta=1.0)
+
+
+def uci_scores(y_true: np.ndarray, outputs) -> pd.DataFrame:
+    """Per-instance scores of NBC, NCC, NDC plus, on NCC's rows, NBC's scores on the same instances."""
+    scores = standard_scores(y_true, outputs)
+    nbc = scores[scores.model == "nbc"].reset_index(drop=True)
+    ncc_rows = scores.model == "ncc"
+    scores.loc[ncc_rows, "nbc_u65_same"] = nbc["u65"].to_numpy()
+    scores.loc[ncc_rows, "nbc_u80_same"] = nbc["u80"].to_numpy()
+    return scores
+
+
+def uci_task(dataset: str, run: int, feature_selection: bool, seed: int = SEED) -> pd.DataFrame:
+    """One run of stratified 10-fold CV on ``dataset``: per (fold, model) means, and NCC-indeterminate sums."""
+    from credalbook.data import load
+
+    data = load(dataset, group="zaffalon2012")
+    models = {"nbc": NaiveBayes, "ncc": NaiveCredalClassifier, "ndc": _ndc}
+    per_instance = cross_validate(models, data.X, data.y, n_splits=10, repeats=(run,), seed=seed,
+                                  preprocess=_mdl_cfs if feature_selection else _mdl, per_instance=True,
+                                  scorer=uci_scores)
+    means = (per_instance.groupby(["fold", "model"])
+             [["discounted_accuracy", "u65", "u80", "f1", "determinate", "single_hit"]].mean().reset_index())
+    ncc = per_instance[(per_instance.model == "ncc") & ~per_instance.determinate.astype(bool)]
+    indet = ncc.groupby("fold").agg(indeterminate=("u65", "size"), ncc_u65_indet_sum=("u65", "sum"),
+                                    ncc_u80_indet_sum=("u80", "sum"), nbc_u65_indet_sum=("nbc_u65_same", "sum"),
+                                    nbc_u80_indet_sum=("nbc_u80_same", "sum")).reset_index()
+    wide = means.pivot(index="fold", columns="model")
+    wide.columns = [f"{model}_{measure}" for measure, model in wide.columns]
+    wide = wide.reset_index().merge(indet, on="fold", how="left")
+    sizes = per_instance[per_instance.model == "ncc"].groupby("fold").size().rename("n_test").reset_index()
+    wide = wide.merge(sizes, on="fold")
+    filled = ["indeterminate", "ncc_u65_indet_sum", "ncc_u80_indet_sum", "nbc_u65_indet_sum", "nbc_u80_indet_sum"]
+    wide[filled] = wide[filled].fillna(0.0)
+    drop = [c for c in wide.columns if c in ("nbc_u65", "nbc_u80", "nbc_f1", "nbc_determinate", "nbc_discounted_accuracy")]
+    return wide.drop(columns=drop).rename(columns={"nbc_single_hit": "nbc_accuracy"})
+
+
+@register("zaffalon2012_ncc_uci")
+def uci(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
+    """§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds."""
+    _check_profile(profile)
+    p = UCI[profile]
+    datasets = list(p.get("datasets") or uci_datasets())
+    configs = [dict(dataset=d, run=r, feature_selection=fs) for fs in (False, True) for d in datasets
+               for r in range(p["runs"])]
+    results = run_grid(uci_task, configs, n_jobs=n_jobs, desc="UCI CV runs")
+    return tidy(configs, results)
+
+
+def uci_per_dataset(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, feature selection): fold means, and the utilities on NCC's indeterminate instances."""
+    value_columns = [c for c in frame.columns if c.startswith(("nbc_", "ncc_", "ndc_")) and not c.endswith("_sum")]
+    keys = ["feature_selection", "dataset"]
+    table = frame.groupby(keys)[value_columns].mean()
+    sums = frame.groupby(keys)[["indeterminate", "ncc_u65_indet_sum", "ncc_u80_indet_sum", "nbc_u65_indet_sum",
+                                "nbc_u80_indet_sum"]].sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for u in ("u65", "u80"):
+            table[f"ncc_{u}_indeterminate"] = sums[f"ncc_{u}_indet_sum"] / sums["indeterminate"]
+            table[f"nbc_{u}_indeterminate"] = sums[f"nbc_{u}_indet_sum"] / sums["indeterminate"]
+    table["indeterminate_instances"] = sums["indeterminate"]
+    table["folds"] = frame.groupby(keys).size()
+    return table.reset_index()
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.4 rejection option
+# ----------------------------------------------------------------------------------------------
+REJECTION = {"full": dict(sizes=(30, 100, 1000, 10_000), repeats=50, n_test=10_000),
+             "ci": dict(sizes=(30, 100, 1000, 10_000), repeats=3, n_test=10_000)}
+
+
+def rejection_task(size: int, repeats: int, n_test: int, pi: float = 0.7, threshold: float = 0.8,
+                   n_features: int = 5, seed: int = SEED) -> pd.DataFrame:
+    """§9.4's example: class 1 with chance ``pi``, features independent of the class; rows per repeat."""
+    rng_test = np.random.default_rng([seed, 94, 0])
+
+    def draw(rng, n):
+        y = (rng.random(n) >= pi).astype(int)                  # class index 0 = "class 1" of the paper
+        return rng.integers(0, 2, size=(n, n_features)), pd.Categorical.from_codes(y, categories=[0, 1])
+
+    X_test, y_test = draw(rng_test, n_test)
+    codes = np.asarray(y_test.codes)
+    rows = []
+    for r in range(repeats):
+        X, y = draw(np.random.default_rng([seed, 94, size, r]), size)
+        nbc = NaiveBayes().fit(X, y)
+        ncc = NaiveCredalClassifier().fit(X, y)
+        nbc_t = RejectionClassifier(NaiveBayes(), threshold=threshold).fit(X, y)
+        sets = {"NBC": nbc.predict_set(X_test), "NCC": ncc.predict_set(X_test), "NBC_t": nbc_t.predict_set(X_test),
+                "NCC_t": ncc_rejection_sets(ncc, X_test, threshold)}
+        for name, s in sets.items():
+            rows.append({"repeat": r, "model": name,
+                         "u80": float(utility_discounted_accuracy_scores(codes, s, 0.8).mean()),
+                         "u65": float(utility_discounted_accuracy_scores(codes, s, 0.65).mean()),
+                         "determinacy": float((s.sum(axis=1) == 1).mean())})
+    return pd.DataFrame(rows)
+
+
+@register("zaffalon2012_ncc_rejection")
+def rejection(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
+    """§9.4: NBC, NCC and their rejection-option versions (t = 0.8) when P(class 1) = 0.7 and the features are noise."""
+    _check_profile(profile)
+    p = REJECTION[profile]
+    configs = [dict(size=s, repeats=p["repeats"], n_test=p["n_test"]) for s in p["sizes"]]
+    results = run_grid(rejection_task, configs, n_jobs=n_jobs, desc="rejection sizes")
+    return tidy([{"size": c["size"]} for c in configs], results)

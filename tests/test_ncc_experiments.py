@@ -1,0 +1,70 @@
+"""Experiments of Part II: determinism (the ci subset equals the full rows), hand-checked summaries, bad input."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from credalbook.experiments.ncc import (
+    artificial,
+    artificial_summary,
+    artificial_task,
+    krkp_summary,
+    krkp_task,
+    nbc_vs_ncc_summary,
+    rejection_task,
+    uci_per_dataset,
+    uci_task,
+)
+from credalbook.experiments.protocols import ModelOutput
+
+
+def test_summary_hand_computed():
+    y = np.array([0, 1, 1, 0])
+    nbc = ModelOutput(sets=np.eye(2, dtype=bool)[[0, 0, 1, 1]], single=np.array([0, 0, 1, 1]))
+    ncc_sets = np.array([[True, False], [True, True], [False, True], [True, True]])
+    ncc = ModelOutput(sets=ncc_sets, single=np.array([0, 0, 1, 0]))
+    row = nbc_vs_ncc_summary(y, nbc, ncc)
+    assert row["nbc_accuracy"] == 0.5
+    assert row["ncc_determinacy"] == 0.5
+    assert row["ncc_discounted_accuracy"] == pytest.approx((1 + 0.5 + 1 + 0.5) / 4)
+    assert row["ncc_u65"] == pytest.approx((1 + 0.65 + 1 + 0.65) / 4)
+    assert row["nbc_accuracy_ncc_indeterminate"] == 0.0       # NBC wrong on both indeterminate rows
+    assert row["nbc_accuracy_ncc_determinate"] == 1.0
+
+
+def test_artificial_rows_do_not_depend_on_the_subset():
+    small = artificial_task(3, 2, [25], 2000)
+    large = artificial_task(3, 4, [25, 50], 2000)
+    pd.testing.assert_frame_equal(small, large[(large["size"] == 25) & (large.train_set < 2)].reset_index(drop=True))
+    summary = artificial_summary(large)
+    assert summary["runs"].tolist() == [4, 4]
+    assert (summary["area_of_ignorance"] == 1 - summary["ncc_determinacy"]).all()
+
+
+def test_krkp_rows_and_summary():
+    rows = krkp_task(10, [0, 1])
+    assert rows["n_test"].tolist() == [3186, 3186]
+    pd.testing.assert_frame_equal(rows.iloc[[1]].reset_index(drop=True), krkp_task(10, [1]))
+    summary = krkp_summary(rows.assign(size=10))
+    assert summary["determinacy_pct"].iloc[0] == pytest.approx(100 * rows["ncc_determinacy"].mean())
+
+
+def test_uci_task_columns_and_indeterminate_sums():
+    frame = uci_task("glass", 0, False)
+    assert len(frame) == 10 and frame["n_test"].sum() == 214
+    np.testing.assert_allclose(frame["indeterminate"], (1 - frame["ncc_determinate"]) * frame["n_test"])
+    assert (frame["ncc_u65_indet_sum"] <= 0.65 * frame["indeterminate"] + 1e-9).all()
+    table = uci_per_dataset(frame.assign(dataset="glass", feature_selection=False, run=0))
+    assert table["folds"].tolist() == [10]
+    assert table["nbc_accuracy"].iloc[0] == pytest.approx(frame["nbc_accuracy"].mean())
+
+
+def test_rejection_example_by_simulation():
+    rows = rejection_task(10_000, 1, 5000)
+    by_model = rows.set_index("model")["u80"]
+    assert by_model["NBC_t"] == pytest.approx(0.8) and by_model["NCC_t"] == pytest.approx(0.8)
+    assert by_model["NBC"] == pytest.approx(0.7, abs=0.02)
+
+
+def test_bad_profile():
+    with pytest.raises(ValueError, match="profile"):
+        artificial("medium")
