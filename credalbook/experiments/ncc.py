@@ -231,13 +231,17 @@ def uci_task(dataset: str, run: int, feature_selection: bool, seed: int = SEED) 
 
 
 @register("zaffalon2012_ncc_uci")
-def uci(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
-    """§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds."""
+def uci(profile: str = "full", n_jobs: int = -1, runs: int | None = None) -> pd.DataFrame:
+    """§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds.
+
+    ``runs`` overrides the profile's number of CV runs (configurations are ordered run by run,
+    so a shorter run stores complete runs over every dataset).
+    """
     _check_profile(profile)
     p = UCI[profile]
     datasets = list(p.get("datasets") or uci_datasets())
-    configs = [dict(dataset=d, run=r, feature_selection=fs) for fs in (False, True) for d in datasets
-               for r in range(p["runs"])]
+    configs = [dict(dataset=d, run=r, feature_selection=fs) for r in range(runs or p["runs"])
+               for fs in (False, True) for d in datasets]
     results = run_grid(uci_task, configs, n_jobs=n_jobs, desc="UCI CV runs")
     return tidy(configs, results)
 
