@@ -185,11 +185,14 @@ class TestMCP:
         assert cr.imcp_score(y, np.eye(3)[(y + 1) % 3]) == pytest.approx(0.0)
 
 
-def _imcp_package(monkeypatch):
+@pytest.fixture(scope="module")
+def imcp_package():
+    """The PyPI package ``imcp`` 1.0.1, given ``np.trapz`` (removed in NumPy 2.4) for this module only."""
     imcp = pytest.importorskip("imcp")
-    if not hasattr(np, "trapz"):  # removed in NumPy 2.4; imcp 1.0.1 still calls it
-        monkeypatch.setattr(np, "trapz", np.trapezoid, raising=False)
-    return imcp
+    with pytest.MonkeyPatch.context() as patch:
+        if not hasattr(np, "trapz"):
+            patch.setattr(np, "trapz", np.trapezoid, raising=False)
+        yield imcp
 
 
 @st.composite
@@ -211,8 +214,8 @@ def predictions(draw, max_n=40, max_k=6, discrete=False):
 
 @pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # imcp, for a class absent from y_true
 class TestAgainstImcpPackage:
-    def test_random_inputs(self, monkeypatch):
-        imcp = _imcp_package(monkeypatch)
+    def test_random_inputs(self, imcp_package):
+        imcp = imcp_package
         rng = np.random.default_rng(2025)
         for trial in range(300):
             k = int(rng.integers(2, 12))
@@ -225,26 +228,15 @@ class TestAgainstImcpPackage:
 
     @settings(max_examples=300, deadline=None)
     @given(data=predictions(discrete=True))
-    def test_tied_inputs(self, data):
-        import imcp
+    def test_tied_inputs(self, imcp_package, data):
+        y, q = data
+        labels = list(range(q.shape[1]))
+        assert cr.imcp_score(y, q) == pytest.approx(imcp_package.imcp_score(y, q, labels=labels), abs=1e-9)
+        if y.size >= 2:
+            assert cr.mcp_score(y, q) == pytest.approx(imcp_package.mcp_score(y, q, labels=labels), abs=1e-9)
 
-        if not hasattr(np, "trapz"):
-            np.trapz = np.trapezoid  # undone below; hypothesis does not mix with the monkeypatch fixture
-            added = True
-        else:
-            added = False
-        try:
-            y, q = data
-            labels = list(range(q.shape[1]))
-            assert cr.imcp_score(y, q) == pytest.approx(imcp.imcp_score(y, q, labels=labels), abs=1e-9)
-            if y.size >= 2:
-                assert cr.mcp_score(y, q) == pytest.approx(imcp.mcp_score(y, q, labels=labels), abs=1e-9)
-        finally:
-            if added:
-                del np.trapz
-
-    def test_real_classifier_outputs(self, monkeypatch):
-        imcp = _imcp_package(monkeypatch)
+    def test_real_classifier_outputs(self, imcp_package):
+        imcp = imcp_package
         from sklearn.datasets import load_iris, load_wine
         from sklearn.model_selection import cross_val_predict
         from sklearn.naive_bayes import GaussianNB
