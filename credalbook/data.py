@@ -437,12 +437,12 @@ def _read_files(entry: pd.Series, folder: Path) -> pd.DataFrame | None:
     return pd.concat(parts, ignore_index=True)
 
 
-def _from_sklearn(entry: pd.Series) -> pd.DataFrame | None:
-    """The registry's scikit-learn copy, with the mirror file's column names and labels."""
-    spec = entry["sklearn"]
-    if not spec:
-        return None
-    loader, _, mapping = spec.partition(":")
+def _from_sklearn(entry: pd.Series) -> pd.DataFrame:
+    """The registry's scikit-learn copy, with the mirror file's column names and labels.
+
+    The ``sklearn`` field reads ``loader:feature|...|feature|class name|label,label,...``.
+    """
+    loader, _, mapping = entry["sklearn"].partition(":")
     import sklearn.datasets
 
     bunch = getattr(sklearn.datasets, loader)(as_frame=True)
@@ -467,10 +467,9 @@ def _locate(entry: pd.Series) -> tuple[pd.DataFrame, str]:
     if table is not None:
         return table, "mirror:" + ";".join(str(mirror / f) for f in _split(entry["files"]))
     searched.append(f"the mirror {mirror} (files {entry['files']}; set CREDALBOOK_DATA_MIRROR)")
-    table = _from_sklearn(entry)
-    if table is not None:
-        return table, "sklearn:" + entry["sklearn"].partition(":")[0]
-    searched.append("package data (scikit-learn ships no copy of it)" if not entry["sklearn"] else "package data")
+    if entry["sklearn"]:
+        return _from_sklearn(entry), "sklearn:" + entry["sklearn"].partition(":")[0]
+    searched.append("package data (scikit-learn ships no copy of it)")
     cache = cache_dir()
     table = _read_files(entry, cache)
     if table is not None:
@@ -486,7 +485,7 @@ def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None
     if class_attribute not in table.columns:
         raise ValueError(f"{entry['name']}: class attribute {class_attribute!r} not among the columns "
                          f"{list(table.columns)[:8]}...")
-    drop = [c for c in _split(entry["drop"])]
+    drop = _split(entry["drop"])
     absent = [c for c in drop if c not in table.columns]
     if absent:
         raise ValueError(f"{entry['name']}: registry drops columns {absent} that the file does not have")
@@ -527,10 +526,9 @@ def list_datasets(group: str | None = None) -> pd.DataFrame:
     reads every file once.
     """
     _check_group(group)
-    table = registry()
-    if group is not None:
-        table = table[table["group"] == group]
-    groups_of = registry().groupby(registry()["name"].str.lower())["group"].agg(lambda g: ";".join(sorted(set(g))))
+    full = registry()
+    table = full if group is None else full[full["group"] == group]
+    groups_of = full.groupby(full["name"].str.lower())["group"].agg(lambda g: ";".join(sorted(set(g))))
     rows = []
     for _, entry in table.iterrows():
         row = dict(name=entry["name"], paper_name=entry["paper_name"], group=entry["group"],

@@ -524,3 +524,95 @@ def test_arff_round_trip(tmp_path_factory, drawn, crlf, pad):
 def test_arff_reader_rejects_an_attribute_without_name(tmp_path):
     with pytest.raises(ArffFormatError, match="line 2: attribute without a name"):
         _arff(tmp_path, "@relation r\n@attribute\n@data\n")
+
+
+# ------------------------------------------------------------------------------ a private registry
+TOY_ARFF = """@relation toy
+@attribute id string
+@attribute colour {red,green,blue}
+@attribute size numeric
+@attribute class {yes,maybe,no}
+@data
+a1,red,1.5,yes
+a2,?,2.5,no
+a3,blue,?,?
+a4,green,4,no
+"""
+TOY_CSV = "name,height,kind\nx,1.0,tall\ny,?,short\nz,3,tall\n"
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A registry of two toy datasets over a private mirror; returns a function rewriting the registry."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    (mirror / "toy.arff").write_text(TOY_ARFF)
+    (mirror / "toy.csv").write_text(TOY_CSV)
+    monkeypatch.setenv("CREDALBOOK_DATA_MIRROR", str(mirror))
+    monkeypatch.setenv("CREDALBOOK_DATA_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "datasets.csv"
+    monkeypatch.setattr(data, "registry_path", lambda: path)
+    base = {column: "" for column in data._REGISTRY_COLUMNS}
+
+    def write(**changes):
+        rows = [dict(base, group="zaffalon2012", name="toy", in_paper="True", status="mirror", files="toy.arff",
+                     format="arff", class_attribute="class", drop="id",
+                     sha256=data.sha256_of(mirror / "toy.arff"), n_rows="3", n_classes="2"),
+                dict(base, group="aguilar2025", name="toy-csv", in_paper="True", status="mirror", files="toy.csv",
+                     format="csv", sep=",", header="yes", class_attribute="kind", drop="",
+                     sha256=data.sha256_of(mirror / "toy.csv"), n_rows="3", n_classes="2")]
+        rows[0].update(changes)
+        pd.DataFrame(rows).to_csv(path, index=False)
+        # a new mtime for the registry cache even within one clock tick
+        path.touch()
+        data._registry_cached.cache_clear()
+
+    write()
+    return write
+
+
+def test_rows_with_missing_class_are_dropped_and_ids_removed(toy):
+    dataset = load("toy")
+    assert len(dataset.y) == 3 and dataset.classes == ["yes", "no"]  # 'maybe' never occurs
+    np.testing.assert_array_equal(dataset.y_codes, [0, 1, 1])
+    assert list(dataset.X.columns) == ["colour", "size"]
+    assert list(dataset.X["colour"].cat.categories) == ["red", "green", "blue"]
+    assert dataset.X["colour"].isna().tolist() == [False, True, False]
+    np.testing.assert_array_equal(dataset.X["size"], [1.5, 2.5, 4.0])
+
+
+def test_text_columns_of_csv_files_become_sorted_categoricals(toy):
+    dataset = load("toy-csv")
+    assert dataset.classes == ["short", "tall"] and list(dataset.X["name"].cat.categories) == ["x", "y", "z"]
+    assert dataset.X["height"].dtype == np.float64 and np.isnan(dataset.X["height"].iloc[1])
+    assert dataset.nominal_features == ["name"] and dataset.numeric_features == ["height"]
+
+
+def test_numeric_class_labels_are_formatted_and_sorted_numerically(tmp_path):
+    path = tmp_path / "n.dat"
+    path.write_text("0.5 10\n0.7 2\n0.1 10\n0.2 7.5\n")
+    labels = data._as_categorical(read_delimited(path, sep="whitespace", header=False)["col2"])
+    assert list(labels.categories) == ["2", "7.5", "10"] and labels.tolist() == ["10", "2", "10", "7.5"]
+
+
+class TestRegistryErrors:
+    def test_drop_of_an_absent_column(self, toy):
+        toy(drop="id;nope")
+        with pytest.raises(ValueError, match=r"toy: registry drops columns \['nope'\] that the file does not have"):
+            load("toy")
+
+    def test_class_attribute_absent(self, toy):
+        toy(class_attribute="Class")
+        with pytest.raises(ValueError, match="toy: class attribute 'Class' not among the columns"):
+            load("toy")
+
+    def test_unknown_format(self, toy):
+        toy(format="xlsx", sha256="")
+        with pytest.raises(ValueError, match="unknown format 'xlsx'"):
+            load("toy")
+
+    def test_registry_without_a_column(self, toy, tmp_path):
+        pd.read_csv(data.registry_path(), dtype=str).drop(columns="drop").to_csv(data.registry_path(), index=False)
+        data._registry_cached.cache_clear()
+        with pytest.raises(ValueError, match=r"lacks columns \['drop'\]"):
+            load("toy")
