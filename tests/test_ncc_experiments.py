@@ -68,3 +68,40 @@ def test_rejection_example_by_simulation():
 def test_bad_profile():
     with pytest.raises(ValueError, match="profile"):
         artificial("medium")
+
+
+def _fake_uci(seed=0, datasets=6, folds=20):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(datasets):
+        base = rng.uniform(0.6, 0.9)
+        for fold in range(folds):
+            ncc = base + (0.05 if d < 3 else -0.05) + rng.normal(0, 0.01)
+            rows.append({"dataset": f"d{d}", "feature_selection": False, "run": 0, "fold": fold,
+                         "nbc_accuracy": base + rng.normal(0, 0.01), "ncc_discounted_accuracy": ncc - 0.02,
+                         "ncc_u65": ncc, "ncc_u80": ncc + 0.01, "ncc_f1": ncc, "ncc_determinate": 0.95,
+                         "ndc_u65": base, "ndc_u80": base, "ndc_f1": base if d != 5 else ncc,
+                         "indeterminate": 2.0, "ncc_u65_indet_sum": 1.3, "ncc_u80_indet_sum": 1.6,
+                         "nbc_u65_indet_sum": 1.0, "nbc_u80_indet_sum": 1.0})
+    return pd.DataFrame(rows)
+
+
+def test_ncc_vs_ndc_counts_paired_t_tests():
+    from credalbook.experiments.ncc import ncc_vs_ndc
+
+    table = ncc_vs_ndc(_fake_uci()).set_index("utility")
+    assert table.loc["u65", ["ncc_wins", "ties", "ndc_wins"]].tolist() == [3, 0, 3]
+    assert table.loc["f1", ["ncc_wins", "ties", "ndc_wins"]].tolist() == [3, 1, 2]
+
+
+def test_uci_summary_on_known_table():
+    from credalbook.experiments.ncc import uci_nbc_vs_ncc
+
+    per_dataset = uci_per_dataset(_fake_uci())
+    summary = uci_nbc_vs_ncc(per_dataset, False).set_index("quantity")["value"]
+    assert summary["datasets"] == 6
+    assert summary["ncc_wins_u65"] + summary["nbc_wins_u65"] == 6
+    assert summary["datasets_determinacy_above_90pct"] == 6
+    # per fold: NCC 1.3 vs NBC 1.0 on 2 indeterminate instances -> gain 0.3 on every dataset
+    assert summary["indeterminate_gain_u65_mean"] == pytest.approx(0.3)
+    assert summary["indeterminate_gain_u80_mean"] == pytest.approx(0.6)

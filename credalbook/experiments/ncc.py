@@ -304,3 +304,78 @@ def rejection(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
     configs = [dict(size=s, repeats=p["repeats"], n_test=p["n_test"]) for s in p["sizes"]]
     results = run_grid(rejection_task, configs, n_jobs=n_jobs, desc="rejection sizes")
     return tidy([{"size": c["size"]} for c in configs], results)
+
+
+def _wins(a: pd.Series, b: pd.Series) -> tuple[int, int]:
+    return int((a > b + 1e-12).sum()), int((b > a + 1e-12).sum())
+
+
+def uci_nbc_vs_ncc(per_dataset: pd.DataFrame, feature_selection: bool, alpha: float = 0.05) -> pd.DataFrame:
+    """§9.1.3's summary for one setting: medians, win counts with Wilcoxon p-values, indeterminate gains.
+
+    Returns a long frame (``feature_selection``, ``quantity``, ``value``) shaped like the
+    published table ``zaffalon2012_ncc_uci``. The indeterminate gain of a dataset is
+    (NCC's − NBC's expected utility)/NBC's on the instances NCC classifies indeterminately
+    (datasets with such instances and a positive NBC utility there); its mean over datasets
+    gets a 95% t confidence interval.
+    """
+    from scipy import stats as sps
+
+    from credalbook.stats import wilcoxon_signed_rank
+
+    t = per_dataset[per_dataset["feature_selection"] == feature_selection]
+    nbc = t["nbc_accuracy"]
+    rows = {
+        "datasets": len(t),
+        "median_nbc_accuracy": nbc.median(),
+        "median_ncc_discounted_accuracy": t["ncc_discounted_accuracy"].median(),
+        "median_ncc_u65": t["ncc_u65"].median(),
+        "median_ncc_u80": t["ncc_u80"].median(),
+        "median_ncc_determinacy": t["ncc_determinate"].median(),
+        "datasets_determinacy_above_90pct": int((t["ncc_determinate"] > 0.9).sum()),
+    }
+    for measure, column in (("discounted_accuracy", "ncc_discounted_accuracy"), ("u65", "ncc_u65"),
+                            ("u80", "ncc_u80")):
+        ncc_wins, nbc_wins = _wins(t[column], nbc)
+        rows[f"ncc_wins_{measure}"] = ncc_wins
+        rows[f"nbc_wins_{measure}"] = nbc_wins
+        rows[f"wilcoxon_p_{measure}"] = wilcoxon_signed_rank(t[column].to_numpy(), nbc.to_numpy(), alpha).pvalue
+    for u in ("u65", "u80"):
+        ok = t["indeterminate_instances"].gt(0) & t[f"nbc_{u}_indeterminate"].gt(0)
+        gain = (t.loc[ok, f"ncc_{u}_indeterminate"] / t.loc[ok, f"nbc_{u}_indeterminate"] - 1).to_numpy()
+        mean = gain.mean() if gain.size else np.nan
+        half = sps.t.ppf(0.975, gain.size - 1) * gain.std(ddof=1) / np.sqrt(gain.size) if gain.size > 1 else np.nan
+        rows[f"indeterminate_gain_{u}_mean"] = mean
+        rows[f"indeterminate_gain_{u}_ci_low"] = mean - half
+        rows[f"indeterminate_gain_{u}_ci_high"] = mean + half
+        rows[f"indeterminate_gain_{u}_datasets"] = int(gain.size)
+    return pd.DataFrame({"feature_selection": feature_selection, "quantity": list(rows),
+                         "value": [float(v) for v in rows.values()]})
+
+
+def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: float = 0.05) -> pd.DataFrame:
+    """Table 11: per utility, datasets where a paired t-test over the CV folds favours NCC, ties, favours NDC.
+
+    Also the Wilcoxon signed-rank p-value over the datasets' mean scores and which side it favours.
+    """
+    from credalbook.stats import paired_t_test, wilcoxon_signed_rank
+
+    t = frame[frame["feature_selection"] == feature_selection]
+    rows = []
+    for utility in ("u65", "f1", "u80"):
+        wins = ties = losses = 0
+        for _, folds in t.groupby("dataset"):
+            test = paired_t_test(folds[f"ncc_{utility}"].to_numpy(), folds[f"ndc_{utility}"].to_numpy(), alpha)
+            if not test.significant:
+                ties += 1
+            elif test.statistic > 0:
+                wins += 1
+            else:
+                losses += 1
+        means = t.groupby("dataset")[[f"ncc_{utility}", f"ndc_{utility}"]].mean()
+        wilcoxon = wilcoxon_signed_rank(means[f"ncc_{utility}"].to_numpy(), means[f"ndc_{utility}"].to_numpy(), alpha)
+        better = "NCC" if means[f"ncc_{utility}"].median() > means[f"ndc_{utility}"].median() else "NDC"
+        rows.append({"utility": utility, "ncc_wins": wins, "ties": ties, "ndc_wins": losses,
+                     "wilcoxon_p": wilcoxon.pvalue, "significant": wilcoxon.significant,
+                     "higher_median": better})
+    return pd.DataFrame(rows)
