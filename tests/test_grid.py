@@ -156,6 +156,26 @@ class TestBadInput:
         with pytest.raises(TypeError):
             run_grid(square, [{"x": 1}], backend="sequential", cache_dir=tmp_path, progress=False)
 
+    @pytest.mark.xfail(strict=True, raises=FileNotFoundError,
+                       reason="reported: two threads computing the same configuration write the same temporary "
+                              "file name (.tmp<pid>); the second os.replace finds it gone")
+    def test_duplicate_configs_under_threads(self, tmp_path, log, monkeypatch):
+        import threading
+
+        both_written = threading.Barrier(2, timeout=10)
+        dump = grid.joblib.dump
+
+        def dump_then_wait(value, filename, *args, **kwargs):
+            # make the two writers overlap deterministically: both write before either renames
+            out = dump(value, filename, *args, **kwargs)
+            both_written.wait()
+            return out
+
+        monkeypatch.setattr(grid.joblib, "dump", dump_then_wait)
+        configs = [{"x": 1, "log": str(log)}] * 2
+        results = run_grid(square, configs, backend="threading", n_jobs=2, cache_dir=tmp_path, progress=False)
+        assert results == [1, 1]
+
     @pytest.mark.xfail(strict=True, reason="reported: a corrupted cache file (e.g. a killed write on another "
                                            "filesystem) makes run_grid fail instead of recomputing")
     def test_corrupted_cache_file_is_recomputed(self, tmp_path, log):
