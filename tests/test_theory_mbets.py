@@ -128,3 +128,15 @@ class TestBadInput:
             summarise_relative_errors(mbets_table("log", [1], [2]).drop(columns="rel_error_d"))
         with pytest.raises(ValueError, match="threshold"):
             summarise_relative_errors(mbets_table("log", [1], [2]), threshold=0)
+
+
+class TestBadSymbolicInput:
+    def test_utility_expression(self):
+        with pytest.raises(ValueError, match="u"):
+            second_order_expected_utility(sp.Symbol("y"))
+        with pytest.raises(ValueError, match="u"):
+            d_second_order("1 +")
+        with pytest.raises(ValueError, match="u"):
+            inversion_points(sp.Integer(3))
+        with pytest.raises(ValueError, match="u"):
+            exact_expected_utility_symbolic(sp.Symbol("z"), 3, 2)

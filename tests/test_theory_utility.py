@@ -10,7 +10,7 @@ from credalbook.metrics import certainty_equivalent, quadratic_utility, utility_
 from credalbook.reference import compare
 from credalbook.theory.utility import (EPS, MU, N, U_HALF, VAR, X, OutcomeModel, certainty_equivalent_quadratic,
                                        check_eq3, check_printed_utilities, check_proposition1, check_proposition3,
-                                       delta_var, discrete_gamble, eq2_error, eq3_rhs, exponential_through, example1_differences, example1_models,
+                                       delta_var, discrete_gamble, eq2_error, eq3_rhs, example1_solved, exponential_through, example1_differences, example1_models,
                                        exponential_utility, f_beta_eq9, f_beta_utility, fbeta_sign, fbeta_vs_quadratic,
                                        generic_outcome_model, generic_quadratic, log_utility, proposition1_gap,
                                        proposition2_delta_var, proposition3_delta_var, quadratic_maximum,
@@ -134,6 +134,18 @@ def test_example1():
     assert d["delta_var (Var g - Var f)"] == -EPS / 2
     assert d["determinacy"] == -EPS
     assert d["expected_size"] == EPS  # the paper prints 4*epsilon (erratum)
+
+
+def test_example1_solved():
+    r = example1_solved()
+    c1, c1c, c2, c2c, c3 = r["symbols"]
+    assert r["paper_choice"][c2c] == 3          # forced by normalisation
+    assert r["paper_means_equal"]
+    assert r["paper_values"] == {"second_moment": EPS / 2, "determinacy": -EPS, "expected_size": EPS}
+    # on the admissible family the variance change depends on c_2 and c_3 only
+    assert r["family"]["second_moment"].free_symbols == {EPS, c2, c3}
+    family_at_paper = {k: v.subs(r["paper_choice"]) for k, v in r["family"].items()}
+    assert family_at_paper == r["paper_values"]
 
 
 def test_example1_is_realisable():
@@ -301,6 +313,12 @@ class TestBadInput:
     def test_outcome_model(self):
         with pytest.raises(ValueError, match="same length"):
             OutcomeModel((sp.Symbol("a"),), ())
+        with pytest.raises(ValueError, match="model"):
+            variance_identities({"P(H_1)": 0.5})
+        with pytest.raises(ValueError, match="f must be"):
+            delta_var(None, generic_outcome_model(3, "G"))
+        with pytest.raises(ValueError, match="same number of classes"):
+            eq3_rhs(generic_outcome_model(3, "F"), generic_outcome_model(4, "G"))
 
     def test_table10(self):
         with pytest.raises(ValueError, match="actual"):

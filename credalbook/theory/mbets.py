@@ -17,7 +17,7 @@ import sympy as sp
 from scipy.stats import binom
 
 from credalbook._validation import check_array, check_scalar
-from credalbook.theory.utility import A_RISK, X, exponential_utility, log_utility
+from credalbook.theory.utility import A_RISK, X, _check_expr, exponential_utility, log_utility
 
 M = sp.Symbol("m", positive=True)
 N = sp.Symbol("n", positive=True)
@@ -39,6 +39,7 @@ def binomial_term_as_printed(m=M, n=N) -> sp.Expr:
 
 def exact_expected_utility_symbolic(u, m: int, n) -> sp.Expr:
     """``E[u(r_m)] = sum_{l=0}^{m} u(l) Bin(l; m, 1/n)`` for an integer ``m`` (symbolic in ``n`` allowed)."""
+    u = _check_expr(u)
     m = int(check_scalar(m, "m", low=1, integer=True))
     term = binomial_term(m, n)
     return sp.Add(*[u.subs(X, ell) * term.subs(L, ell) for ell in range(0, m + 1)])
@@ -46,12 +47,14 @@ def exact_expected_utility_symbolic(u, m: int, n) -> sp.Expr:
 
 def second_order_expected_utility(u) -> sp.Expr:
     """Eq. (2) for ``r_m``: ``u(m/n) + u''(m/n) Var(r_m)/2`` with ``Var(r_m) = m (1/n)(1 − 1/n)``."""
+    u = _check_expr(u)
     variance = M * (1 / N) * (1 - 1 / N)
     return u.subs(X, M / N) + sp.diff(u, X, 2).subs(X, M / N) * variance / 2
 
 
 def d_second_order(u) -> sp.Expr:
     """``d(m) = E[u(v_m)] − E[u(r_m)]`` under the second-order approximation (Eq. 7 for log utility)."""
+    u = _check_expr(u)
     return sp.simplify(u.subs(X, M / N) - second_order_expected_utility(u))
 
 

@@ -271,11 +271,18 @@ def generic_outcome_model(n_classes: int, name: str) -> OutcomeModel:
     return OutcomeModel(success, failure)
 
 
+def _check_model(model, name: str) -> OutcomeModel:
+    if not isinstance(model, OutcomeModel):
+        raise ValueError(f"{name} must be an OutcomeModel (see generic_outcome_model), got {type(model).__name__}")
+    return model
+
+
 def variance_identities(model: OutcomeModel) -> dict[str, sp.Expr]:
     """The identities before Eq. (3), each as an expression that must be 0 (or >= 0 for the last).
 
     ``E[h^2] − E[h_D^2] − E[h_I^2]``, ``E[h_D^2] − E[h_D]`` and ``E[h_I] − E[h_I^2]``.
     """
+    model = _check_model(model, "model")
     return {"second_moment_split": sp.simplify(model.second_moment - model.second_moment_determinate
                                                - model.second_moment_indeterminate),
             "determinate_0_1": sp.simplify(model.second_moment_determinate - model.mean_determinate),
@@ -284,17 +291,22 @@ def variance_identities(model: OutcomeModel) -> dict[str, sp.Expr]:
 
 def _equal_means(f: OutcomeModel, g: OutcomeModel) -> dict:
     """Solve ``E[f] = E[g]`` for ``P(F_1)``."""
+    f, g = _check_model(f, "f"), _check_model(g, "g")
+    if f.n_classes != g.n_classes:
+        raise ValueError(f"f and g must have the same number of classes, got {f.n_classes} and {g.n_classes}")
     target = f.success[0]
     return {target: sp.solve(sp.Eq(f.mean, g.mean), target)[0]}
 
 
 def delta_var(f: OutcomeModel, g: OutcomeModel) -> sp.Expr:
     """``Var[g] − Var[f]`` under ``E[f] = E[g]`` (the left side of Eq. 3)."""
+    f, g = _check_model(f, "f"), _check_model(g, "g")
     return sp.expand((g.variance - f.variance).subs(_equal_means(f, g)))
 
 
 def eq3_rhs(f: OutcomeModel, g: OutcomeModel) -> sp.Expr:
     """Right side of Eq. (3): ``E[g_D] + E[g_I^2] − E[f_D] − E[f_I^2]`` under ``E[f] = E[g]``."""
+    f, g = _check_model(f, "f"), _check_model(g, "g")
     rhs = g.mean_determinate + g.second_moment_indeterminate - f.mean_determinate - f.second_moment_indeterminate
     return sp.expand(rhs.subs(_equal_means(f, g)))
 
@@ -367,6 +379,35 @@ def example1_differences() -> dict[str, sp.Expr]:
             "delta_var (Var g - Var f)": sp.simplify(g.variance - f.variance),
             "determinacy": sp.simplify(f.determinacy - g.determinacy),
             "expected_size": sp.simplify(f.expected_size - g.expected_size)}
+
+
+def example1_solved() -> dict[str, object]:
+    """Example 1 solved in ``varepsilon``: which shifts of ``f`` from ``g`` are admissible.
+
+    Write ``P(F_k) = P(G_k) + c_k varepsilon`` and ``P(F_k^c) = P(G_k^c) + c_k^c varepsilon``
+    (``c_3^c = 0``). Probabilities must still sum to one and the means must agree:
+    two linear equations in the five ``c``'s. Returns the two constraints, the general
+    solution (``c_1`` and ``c_1^c`` in terms of ``c_2, c_2^c, c_3``), the differences ``f − g`` of
+    the second moment, determinacy and expected size on that family, and the paper's
+    choice (``c_1 = 1, c_1^c = −2, c_2 = −2, c_3 = 0``) with the value of ``c_2^c`` it forces.
+    """
+    c1, c1c, c2, c2c, c3 = sp.symbols("c_1 c_1^c c_2 c_2^c c_3", real=True)
+    normalisation = sp.Eq(c1 + c1c + c2 + c2c + c3, 0)
+    equal_means = sp.Eq(c1 + c2 / 2 + c3 / 3, 0)
+    general = sp.solve([normalisation, equal_means], [c1, c1c], dict=True)[0]
+    second = (c1 + c2 / 4 + c3 / 9) * EPS
+    determinacy = (c1 + c1c) * EPS
+    size = (c1 + c1c + 2 * (c2 + c2c) + 3 * c3) * EPS
+    family = {name: sp.factor(expr.subs(general)) for name, expr in
+              {"second_moment": second, "determinacy": determinacy, "expected_size": size}.items()}
+    paper = {c1: 1, c1c: -2, c2: -2, c3: 0}
+    forced = sp.solve(normalisation.subs(paper), c2c)[0]
+    paper_full = {**paper, c2c: forced}
+    return {"symbols": (c1, c1c, c2, c2c, c3), "normalisation": normalisation, "equal_means": equal_means,
+            "solution": general, "family": family,
+            "paper_choice": paper_full, "paper_means_equal": sp.simplify(equal_means.lhs.subs(paper_full)) == 0,
+            "paper_values": {name: sp.simplify(expr.subs(paper_full)) for name, expr in
+                             {"second_moment": second, "determinacy": determinacy, "expected_size": size}.items()}}
 
 
 # --------------------------------------------------------------------------------------------
