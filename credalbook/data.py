@@ -578,7 +578,9 @@ def fetch(name: str, group: str | None = None, *, force: bool = False) -> list[P
     """Download the files of dataset ``name`` into the download cache, checking their sha256.
 
     The URLs are those of the registry (the raw files of the mirror's source repositories at
-    their snapshot commits), so a fetched file is byte-identical to the mirror's. Files already
+    their snapshot commits), so a fetched file is byte-identical to the mirror's and its sha256
+    can be checked; OpenML and UCI serve other serialisations of the same data (OpenML rewrites
+    the ARFF, UCI serves the raw ``.data`` files), whose checksums the registry cannot vouch for. Files already
     in the cache with the right checksum are not downloaded again unless ``force``. Returns the
     cached paths. Needs internet; raises ``DatasetNotFoundError`` for a dataset with no URL and
     :class:`ChecksumError` for a download whose sha256 differs (nothing is then written).
