@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from credalbook.reference import compare
 from credalbook.theory import betting
@@ -76,6 +78,30 @@ def test_random_classifier_mean_independent_of_chances():
     for _ in range(20):
         theta = rng.dirichlet(np.ones(n))
         assert np.full(n, 1 / n) @ theta == pytest.approx(1 / n)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=8))
+def test_no_strategy_beats_one_over_k(weights):
+    # Theorem 1's last step: min_{i in K} sigma_i <= 1/k, with equality only for the uniform sigma
+    sigma = np.asarray(weights) + 1e-9
+    sigma = sigma / sigma.sum()
+    k = sigma.size
+    assert sigma.min() <= 1 / k + 1e-12
+    if sigma.min() >= 1 / k - 1e-12:
+        np.testing.assert_allclose(sigma, 1 / k, atol=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 5), st.integers(2, 5), st.randoms(use_true_random=False))
+def test_minimax_theorem_on_random_games(rows, cols, rnd):
+    payoff = np.array([[rnd.uniform(-1, 1) for _ in range(cols)] for _ in range(rows)])
+    solution = solve_matrix_game(payoff)
+    assert solution.maximin == pytest.approx(solution.minimax, abs=1e-7)
+    assert payoff.min() - 1e-9 <= solution.value <= payoff.max() + 1e-9
+    # the optimal strategies certify the value against every pure reply
+    assert (solution.row_strategy @ payoff).min() == pytest.approx(solution.value, abs=1e-7)
+    assert (payoff @ solution.column_strategy).max() == pytest.approx(solution.value, abs=1e-7)
 
 
 class TestBadInput:

@@ -122,6 +122,10 @@ class TestBadInput:
             exact_argmax_d("log", 1)
 
     def test_grid(self):
+        with pytest.raises(ValueError, match="risk_aversions"):
+            relative_error_grid([1, 2], [2], [])
+        with pytest.raises(ValueError, match="a"):
+            relative_error_grid([1, 2], [2], [0.0])
         with pytest.raises(ValueError, match="ms"):
             mbets_table("log", [], [2])
         with pytest.raises(ValueError, match="lacks"):

@@ -309,6 +309,16 @@ class TestBadInput:
             eq2_error(X ** 2, 0)
         with pytest.raises(ValueError, match="k_max"):
             utility_curves(0)
+        with pytest.raises(ValueError, match="k"):
+            f_beta_eq9(1, 0)
+        with pytest.raises(ValueError, match="beta"):
+            f_beta_eq9(-1, 2)
+        with pytest.raises(ValueError, match="beta"):
+            fbeta_vs_quadratic(-1, 0.65)
+        with pytest.raises(ValueError, match="n_classes"):
+            check_eq3(1)
+        with pytest.raises(ValueError, match="n_classes"):
+            proposition2_delta_var(1)
 
     def test_outcome_model(self):
         with pytest.raises(ValueError, match="same length"):

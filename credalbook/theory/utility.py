@@ -112,6 +112,9 @@ def f_beta_utility(beta=1) -> sp.Expr:
 
 def f_beta_eq9(beta, k) -> sp.Expr:
     """Eq. (9) evaluated literally for a successful prediction of ``k`` classes (p = 1/k, r = 1)."""
+    k = int(check_scalar(k, "k", low=1, integer=True))
+    if not isinstance(beta, sp.Basic):
+        check_scalar(beta, "beta", low=0, low_inclusive=False)
     p, r = sp.Integer(1) / k, sp.Integer(1)
     beta = sp.nsimplify(beta)
     return sp.simplify((1 + beta ** 2) * p * r / (beta ** 2 * p + r))
