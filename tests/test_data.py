@@ -400,6 +400,7 @@ def test_list_datasets_and_load_group():
     assert len(names) == 20 and "musk2" not in names and "landsat" in names and "landsat (train)" not in names
     assert sum(1 for _ in load_group("zaffalon2012")) == 54
     assert sum(1 for _ in load_group("ferri2019")) == 26
+    assert [d.name for d in load_group("yang2017")] == ["ERA", "ESL", "LEV"]
 
 
 # ------------------------------------------------------------------------------ registry consistency
