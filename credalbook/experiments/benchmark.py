@@ -303,6 +303,12 @@ def discrepancies(comparison: pd.DataFrame, threshold: float = 5.0, cdt_weka: pd
     return big.sort_values("difference", key=np.abs, ascending=False).reset_index(drop=True)
 
 
+def _strictly_best(values: pd.Series, name: str, largest: bool = True) -> bool:
+    """Whether ``name`` has the strictly largest (or smallest) value of ``values`` (ties do not count)."""
+    others = values.drop(name)
+    return bool(values[name] > others.max()) if largest else bool(values[name] < others.min())
+
+
 def observations(means: pd.DataFrame) -> pd.DataFrame:
     """The paper's specific claims of Section 9.2, each with the book's numbers and whether it holds."""
     rows = []
@@ -316,9 +322,9 @@ def observations(means: pd.DataFrame) -> pd.DataFrame:
         claim("squash-stored: NCC much more indeterminate than CDT (42.4% vs 95.17%)",
               f"NCC {det['NCC']:.2f}% vs CDT {det['CDT']:.2f}%", det["NCC"] < det["CDT"] - 20)
         claim("squash-stored: CDT best under u50 (64.64 vs NCC 57.19)",
-              f"best {u50.idxmax()} {u50.max():.2f}; CDT {u50['CDT']:.2f}, NCC {u50['NCC']:.2f}", u50.idxmax() == "CDT")
+              f"best {u50.idxmax()} {u50.max():.2f}; CDT {u50['CDT']:.2f}, NCC {u50['NCC']:.2f}", _strictly_best(u50, "CDT"))
         claim("squash-stored: NCC best of all under u80 (72.6 vs CDT 65.95)",
-              f"best {u80.idxmax()} {u80.max():.2f}; NCC {u80['NCC']:.2f}, CDT {u80['CDT']:.2f}", u80.idxmax() == "NCC")
+              f"best {u80.idxmax()} {u80.max():.2f}; NCC {u80['NCC']:.2f}, CDT {u80['CDT']:.2f}", _strictly_best(u80, "NCC"))
         claim("squash-stored: LNCC even more indeterminate than NCC (35.97%)",
               f"LNCC {det['LNCC']:.2f}% vs NCC {det['NCC']:.2f}%", det["LNCC"] < det["NCC"])
         order50, order80 = u50.rank(ascending=False), u80.rank(ascending=False)
@@ -328,15 +334,27 @@ def observations(means: pd.DataFrame) -> pd.DataFrame:
     medians_det = plain["determinacy"].median()
     medians = {m: plain[m].median() for m in ("u50", "u65", "u80")}
     claim("CMA is the most determinate classifier (median, Table 5)",
-          ", ".join(f"{c} {v:.2f}" for c, v in medians_det.items()), medians_det.idxmax() == "CMA")
+          ", ".join(f"{c} {v:.2f}" for c, v in medians_det.items()), _strictly_best(medians_det, "CMA"))
     claim("CMA has the highest median expected utility (Table 4)",
           "; ".join(f"{m}: best {medians[m].idxmax()} {medians[m].max() / 100:.3f}" for m in medians),
-          all(medians[m].idxmax() == "CMA" for m in medians))
+          all(_strictly_best(medians[m], "CMA") for m in medians))
     claim("NCC is the most indeterminate classifier (median)", f"least: {medians_det.idxmin()}",
-          medians_det.idxmin() == "NCC")
+          _strictly_best(medians_det, "NCC", largest=False))
     gain = (medians["u80"] - medians["u50"]) / 100
     claim("NCC gains most from risk aversion (median u80 - u50), CDT little",
-          ", ".join(f"{c} {v:+.3f}" for c, v in gain.items()), gain.idxmax() == "NCC")
+          ", ".join(f"{c} {v:+.3f}" for c, v in gain.items()), _strictly_best(gain, "NCC"))
+    _, tests = rank_tables(means, cfs=False)
+    significant = dict(zip(tests["utility"], tests["significant"]))
+    claim("Friedman test: significant differences under u50 only, none under u65 and u80",
+          ", ".join(f"{u}: p = {p:.3f}" for u, p in zip(tests["utility"], tests["p_value"])),
+          significant == {"u50": True, "u65": False, "u80": False})
+    from credalbook.stats import nemenyi_pairs
+
+    pairs = nemenyi_pairs(plain["u50"])
+    found = {(r.better, r.first if r.better == r.second else r.second) for r in pairs.itertuples() if r.significant}
+    claim("Nemenyi (u50): NCC significantly worse than CMA and than CDT, no other pair (Fig. 6)",
+          "; ".join(f"{a} > {b}" for a, b in sorted(found)) or "no significant pair",
+          found == {("CMA", "NCC"), ("CDT", "NCC")})
     if (means["cfs"]).any():
         selected = {m: wide(means, m, True).set_index("name") for m in ("determinacy", "u50", "u65")}
         common = selected["determinacy"].index.intersection(plain["determinacy"].index)
@@ -352,5 +370,16 @@ def observations(means: pd.DataFrame) -> pd.DataFrame:
               u_after["NCC"] > u_before["NCC"] and u_after["LNCC"] > u_before["LNCC"] and u_after["CDT"] < u_before["CDT"])
         gains = (selected["u50"].loc[common] - plain["u50"].loc[common]).median()
         claim("NCC benefits most from feature selection (median gain in u50)",
-              ", ".join(f"{c} {v:+.2f}" for c, v in gains.items()), gains.idxmax() == "NCC")
+              ", ".join(f"{c} {v:+.2f}" for c, v in gains.items()), _strictly_best(gains, "NCC"))
+        _, tests_cfs = rank_tables(means, cfs=True)
+        claim("with CFS, the Friedman test finds no difference under any utility",
+              ", ".join(f"{u}: p = {p:.3f}" for u, p in zip(tests_cfs["utility"], tests_cfs["p_value"])),
+              not tests_cfs["significant"].any())
+        from credalbook.stats import friedman_test, mean_ranks
+
+        det_ranks = mean_ranks(selected["determinacy"])
+        det_test = friedman_test(selected["determinacy"])
+        claim("with CFS, CDT is significantly the most determinate (Friedman on determinacy)",
+              f"mean ranks {', '.join(f'{c} {v:.2f}' for c, v in det_ranks.items())}; p = {det_test.pvalue:.3g}",
+              _strictly_best(det_ranks, "CDT", largest=False) and det_test.significant)
     return pd.DataFrame(rows)
