@@ -88,8 +88,9 @@ def compare(name: str, book: pd.DataFrame, *, on: list[str], values: list[str] |
         for key in on:
             frame[key] = frame[key].astype(str)
     table = long_paper.merge(long_book, on=on + ["measure"], how="outer")
-    table["paper"] = pd.to_numeric(table["paper"], errors="coerce")
-    table["book"] = pd.to_numeric(table["book"], errors="coerce")
+    # plain float64 (NaN for missing), also for nullable integer or object columns
+    table["paper"] = pd.to_numeric(table["paper"], errors="coerce").astype(float)
+    table["book"] = pd.to_numeric(table["book"], errors="coerce").astype(float)
     table["difference"] = table["book"] - table["paper"]
     table["tolerance"] = [_tolerance_for(m, tolerance) for m in table["measure"]]
     verdict = np.where(table["difference"].abs() <= table["tolerance"] + 1e-12, "agrees", "differs")

@@ -156,9 +156,6 @@ class TestBadInput:
         with pytest.raises(TypeError):
             run_grid(square, [{"x": 1}], backend="sequential", cache_dir=tmp_path, progress=False)
 
-    @pytest.mark.xfail(strict=True, raises=FileNotFoundError,
-                       reason="reported: two threads computing the same configuration write the same temporary "
-                              "file name (.tmp<pid>); the second os.replace finds it gone")
     def test_duplicate_configs_under_threads(self, tmp_path, log, monkeypatch):
         import threading
 
@@ -176,8 +173,6 @@ class TestBadInput:
         results = run_grid(square, configs, backend="threading", n_jobs=2, cache_dir=tmp_path, progress=False)
         assert results == [1, 1]
 
-    @pytest.mark.xfail(strict=True, reason="reported: a corrupted cache file (e.g. a killed write on another "
-                                           "filesystem) makes run_grid fail instead of recomputing")
     def test_corrupted_cache_file_is_recomputed(self, tmp_path, log):
         config = {"x": 5, "log": str(log)}
         run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False)

@@ -52,3 +52,11 @@ class TestBadInput:
         (paper_dir / "bad.yml").write_text("paper: X\n")
         with pytest.raises(ValueError, match="lacks 'table'"):
             reference.published_source("bad")
+
+
+def test_nullable_integer_columns(paper_dir):
+    book = pd.DataFrame({"dataset": ["iris", "glass"], "acc": pd.array([1, pd.NA], dtype="Int64"),
+                         "det": [0.9, 0.6]})
+    table = reference.compare("demo", book, on=["dataset"], tolerance=0.2)
+    glass = table[table.dataset == "glass"].set_index("measure").verdict
+    assert glass["acc"] == "missing in book" and glass["det"] == "agrees"

@@ -73,9 +73,6 @@ def test_provenance_names_the_commit(tmp_path, monkeypatch):
     assert provenance("demo")["commit"] == head
 
 
-@pytest.mark.xfail(strict=True, reason="reported: _git_commit runs `git status -- credalbook` with cwd=data/results, "
-                                       "so the pathspec means data/results/credalbook and uncommitted package "
-                                       "changes are never flagged +dirty")
 def test_provenance_flags_uncommitted_package_changes(tmp_path, monkeypatch):
     repo, head = _checkout(tmp_path, monkeypatch)
     (repo / "credalbook" / "m.py").write_text("x = 2\n")
@@ -119,9 +116,6 @@ def test_assert_matches_stored_rejects_rows_absent_from_the_store(results):
         assert_matches_stored(extra, "demo", keys=["dataset", "fold"], values=["accuracy"])
 
 
-@pytest.mark.xfail(strict=True, reason="reported: results are written with float_format='%.10g' (10 significant "
-                                       "digits) but compared with atol=1e-9, so an exact recomputation of any "
-                                       "value >= ~10 with full precision (e.g. a percentage) fails the check")
 def test_exact_recomputation_of_large_values_matches_stored(results):
     frame = pd.DataFrame({"key": [0, 1], "percent": [85.12345678901234, 123.45678901234567]})
     save_results(frame, "demo", profile="full", runtime_seconds=1.0)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -48,12 +50,18 @@ def default_cache_dir() -> Path:
 
 
 def _cached_call(task: Callable, config: dict, cache_file: Path | None):
+    """``task(**config)``, read from / written to ``cache_file``; an unreadable cache entry is
+    recomputed, and each writer uses its own temporary file so concurrent writers never clash."""
     if cache_file is not None and cache_file.is_file():
-        return joblib.load(cache_file)
+        try:
+            return joblib.load(cache_file)
+        except Exception as error:  # a truncated or foreign file: recompute it
+            warnings.warn(f"unreadable cache entry {cache_file} ({type(error).__name__}); recomputing")
     result = task(**config)
     if cache_file is not None:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
+        handle, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=cache_file.stem, suffix=".tmp")
+        os.close(handle)
         joblib.dump(result, tmp)
         os.replace(tmp, cache_file)
     return result

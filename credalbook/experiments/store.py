@@ -27,11 +27,12 @@ def results_path(name: str) -> Path:
 
 
 def _git_commit() -> str:
+    """The checkout's commit, ``+dirty`` when the package has uncommitted changes."""
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
                              cwd=results_dir())
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "credalbook"], capture_output=True, text=True,
-                               cwd=results_dir()).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", ":/credalbook"], capture_output=True,
+                               text=True, cwd=results_dir()).stdout.strip()
         return out.stdout.strip() + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -43,7 +44,7 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         raise ValueError(f"experiment {name!r} returned no rows")
     path = results_path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(path, index=False, float_format="%.10g")
+    frame.to_csv(path, index=False)  # shortest round-trip repr: reloaded floats are exact
     meta = {
         "name": name,
         "profile": profile,
