@@ -64,3 +64,10 @@ def test_examples_5_6_7():
     assert values["example 5 E[c_hb]"] == sp.Rational(5, 6) and values["example 6 E[c_hb]"] == sp.Rational(7, 6)
     assert values["E[c_h]"] == values["E[c_b]"] == 1
     assert theory.check_example_7()
+
+
+def test_table_ii_template_and_table_vii_derivation():
+    template = theory.table_ii_template()
+    assert template.shape == (7, 3) and template[:3, :] == theory.TABLE_I
+    assert all(isinstance(x, sp.Symbol) for x in template[3:, :])
+    assert theory.derive_table_vii() == (sp.Rational(1, 4), sp.Rational(3, 4))

@@ -234,3 +234,22 @@ def check_example_7() -> bool:
     return (decision_boundaries(TABLE_VI) == (sp.Rational(1, 4), sp.Rational(7, 8))
             and decision_boundaries(TABLE_VII) == (sp.Rational(1, 6), sp.Rational(5, 6))
             and half == sp.Rational(1, 2) and TABLE_VII[2, 1] == 3 * TABLE_VII[2, 0])
+
+
+def table_ii_template():
+    """Table II: the extended matrix of Example 2, determinate rows from Table I, unknown c_Y(y) elsewhere."""
+    rows = []
+    for s in _subsets(3):
+        if len(s) == 1:
+            rows.append(list(TABLE_I.row(s[0])))
+        else:
+            name = ",".join(CLASSES_EXAMPLE_1[i] for i in s)
+            rows.append([sp.Symbol(rf"c_{{\{{{name}\}}}}({y})") for y in CLASSES_EXAMPLE_1])
+    return sp.Matrix(rows)
+
+
+def derive_table_vii():
+    """Example 7: c_{h,n}(n) = 3 c_{h,n}(h) and E[c_{h,n}] = 1/2 at p(h) = p(n) give Table VII's row (1/4, 3/4)."""
+    ch, cn = sp.symbols("c_h c_n", nonnegative=True)
+    solution = sp.solve([sp.Eq(cn, 3 * ch), sp.Eq((ch + cn) / 2, sp.Rational(1, 2))], [ch, cn], dict=True)[0]
+    return solution[ch], solution[cn]
