@@ -180,9 +180,18 @@ def set_accuracy(y_true, y_set) -> float:
 
 
 def certainty_equivalent(y_true, y_set, u=0.65) -> float:
-    """The certainty equivalent :math:`u^{-1}(\\hat E[u(h)])` (Section 5): the accuracy of a
-    determinate classifier valued the same as the set-valued one under utility ``u``."""
+    """The certainty equivalent :math:`u^{-1}(\hat E[u(h)])` (Section 5): the *sure*
+    discounted-accuracy reward valued the same as the classifier's uncertain one.
+
+    By Jensen's inequality it is at most the discounted accuracy for a concave ``u``; for a
+    precise classifier of accuracy A it is :math:`u^{-1}(A) \le A`. The inverse is taken on
+    the increasing branch of ``u`` through the origin, except that the value u(1) = 1 maps to
+    1: for u(0.5) > 0.75 the quadratic utility is not monotone near 1 (u80 already reaches 1
+    at x = 5/6), so a perfect classifier scores 1 while a nearly perfect one scores below 5/6.
+    """
     value = utility_discounted_accuracy(y_true, y_set, u)
+    if abs(value - 1.0) <= 1e-12:
+        return 1.0
     utility = quadratic_utility(u) if not callable(u) else u
     if isinstance(utility, QuadraticUtility):
         return float(utility.inverse(value))

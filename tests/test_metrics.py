@@ -89,6 +89,16 @@ def test_certainty_equivalent_inverts_the_utility():
     assert np.sqrt(sqrt_value) == pytest.approx(np.mean(np.sqrt([1, 0, 0.5, 1 / 3])))
 
 
+def test_certainty_equivalent_of_a_perfect_classifier_is_one():
+    perfect = sets_from_lists([{0}, {1}, {2}], 3)
+    for u in (0.5, 0.65, 0.8, 0.95):
+        assert certainty_equivalent(np.array([0, 1, 2]), perfect, u) == 1.0
+    # precise classifier of accuracy A: the certainty equivalent is u^{-1}(A) <= A
+    half = sets_from_lists([{0}, {0}], 3)
+    value = certainty_equivalent(np.array([0, 1]), half, 0.65)
+    assert value == pytest.approx(quadratic_utility(0.65).inverse(0.5)) and value < 0.5
+
+
 def test_callable_utility_is_looked_up():
     log_utility = lambda x: np.log1p(x) / np.log(2)  # noqa: E731 - concave, u(0)=0, u(1)=1
     np.testing.assert_allclose(utility_discounted_accuracy_scores(Y_TRUE, Y_SET, log_utility),
