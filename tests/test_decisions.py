@@ -143,3 +143,17 @@ class TestBadInput:
         model = decisions.CostSensitiveNCC(s=1, cost=np.ones((3, 3))).fit([[0], [1]], [0, 1])
         with pytest.raises(ValueError, match="classes"):
             model.predict_set([[0]])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.5, 1.0, 2.0]))
+def test_interval_approximation_is_more_cautious_than_exact_ncc(seed, s):
+    """Footnote 2 of Section VII-B: with 0/1 costs, the interval bounds give supersets of the NCC's credal dominance."""
+    from credalbook.classifiers.ncc import NaiveCredalClassifier
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 3, (80, 3))
+    y = (X[:, 0] + rng.integers(0, 2, 80)) % 3
+    approximate = decisions.CostSensitiveNCC(s=s).fit(X, y).predict_set(X)
+    exact = NaiveCredalClassifier(s=s).fit(X, y).predict_set(X)
+    assert np.all(approximate >= exact)

@@ -80,7 +80,7 @@ def _load(name: str):
     return dataset.X, y, k
 
 
-def _fold(name: str, repetition: int, fold: int):
+def fold_data(name: str, repetition: int, fold: int):
     """Coded training/test features and labels of one fold (stratified, shuffled with seed ``repetition``)."""
     X, y, k = _load(name)
     splitter = StratifiedKFold(n_splits=N_FOLDS, shuffle=True, random_state=repetition)
@@ -107,7 +107,7 @@ def _score_rows(cost, truth, sets, r_values, **keys) -> list[dict]:
 
 def ncc_fold(dataset: str, repetition: int, fold: int, s_values: tuple) -> pd.DataFrame:
     """Fig. 3 rows of one fold: NCC (IDM, each s) with ℓ1 costs, p-discounted costs for each r and variant."""
-    x_train, x_test, y_train, y_test, k = _fold(dataset, repetition, fold)
+    x_train, x_test, y_train, y_test, k = fold_data(dataset, repetition, fold)
     cost = ordinal_cost_matrix(k)
     rows = []
     for s in s_values:
@@ -119,7 +119,7 @@ def ncc_fold(dataset: str, repetition: int, fold: int, s_values: tuple) -> pd.Da
 def table12_fold(dataset: str, repetition: int, fold: int, s: float = 2.0, r: float = 0.5,
                  n_trees: int = N_TREES) -> pd.DataFrame:
     """Table XII rows of one fold: NCC, best sampled tree (2Tr) and forest (Fo), p-discounted cost r, cautious."""
-    x_train, x_test, y_train, y_test, k = _fold(dataset, repetition, fold)
+    x_train, x_test, y_train, y_test, k = fold_data(dataset, repetition, fold)
     cost = ordinal_cost_matrix(k)
     seed = 100_000 * DATASETS.index(dataset) + 1_000 * repetition + fold
     forest = NestedDichotomyForest(n_trees=n_trees, s=s, cost=cost, random_state=seed).fit(x_train, y_train)
