@@ -251,6 +251,17 @@ class TestAgainstImcpPackage:
                 assert cr.mcp_score(y, q) == pytest.approx(imcp.mcp_score(y, q), abs=1e-9)
 
 
+    def test_paper_datasets(self, imcp_package):
+        from credalbook.experiments.certainty import out_of_fold_proba
+
+        for dataset in ("fertility", "vertebral-column-3c"):
+            for classifier in ("3-NN", "Decision Tree", "Random Forest"):
+                oof = out_of_fold_proba(dataset, classifier)
+                y, q = oof["y"], oof["proba"]
+                assert cr.imcp_score(y, q) == pytest.approx(imcp_package.imcp_score(y, q), abs=1e-9)
+                assert cr.mcp_score(y, q) == pytest.approx(imcp_package.mcp_score(y, q), abs=1e-9)
+
+
 class TestIdentities:
     @settings(max_examples=200, deadline=None)
     @given(data=predictions())
