@@ -1,7 +1,7 @@
 """Extended cost matrices and Properties 1-10 (Yang, Destercke & Masson 2017)."""
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -92,6 +92,17 @@ def test_p_discounted_properties_on_random_costs(cost, r, variant):
     holds = costs.property_table(subsets, matrix)
     assert all(holds[n] for n in (1, 2, 3, 4, 5, 10))
     assert holds[7 if variant == "cautious" else 6]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 4).flatmap(lambda k: arrays(float, (k, k), elements=st.floats(0.1, 10))),
+       st.floats(0.05, 1.0), st.sampled_from(costs.VARIANTS))
+def test_p_discounted_properties_on_strictly_positive_costs(cost, r, variant):
+    """No zero cost at all (e.g. money: a right answer still costs something); distinct values."""
+    assume(np.unique(np.round(cost, 6)).size == cost.size)
+    subsets, matrix = costs.p_discounted_cost_matrix(cost, r, variant)
+    result = costs.check_properties(subsets, matrix, [2, 3, 4, 5, 10, 6 if variant == "mistake_averse" else 7])
+    assert all(r.holds for r in result.values()), {n: r.witness for n, r in result.items() if not r.holds}
 
 
 @settings(max_examples=40, deadline=None)
