@@ -29,6 +29,15 @@ def test_example_3_vertices_and_example_4():
     assert decisions.maximality_intervals(EX3_LOWER, EX3_UPPER, TABLE_I).tolist() == [[False, True, False]]
 
 
+def test_lower_probability_of_example_3():
+    # P̲(A) = max(Σ_A l, 1 - Σ_{A^c} u): {n}: max(0.4, 0.4) ; {b, n}: max(0.7, 0.8) ; {h}: max(0, 0)
+    assert decisions.lower_probability(EX3_LOWER, EX3_UPPER, [False, False, True])[0] == pytest.approx(0.4)
+    assert decisions.lower_probability(EX3_LOWER, EX3_UPPER, [False, True, True])[0] == pytest.approx(0.8)
+    assert decisions.lower_probability(EX3_LOWER, EX3_UPPER, [True, False, False])[0] == pytest.approx(0.0)
+    vertices = decisions.interval_vertices(EX3_LOWER[0], EX3_UPPER[0])
+    assert vertices[:, 1:].sum(axis=1).min() == pytest.approx(0.8)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 7), st.integers(0, 10_000))
 def test_choquet_equals_lp(k, seed):
