@@ -19,6 +19,8 @@ def test_profiles_and_grid():
     assert exp.S_GRID[0] == 0.001 and exp.S_GRID[-1] == 10.0 and 1.0 in exp.S_GRID
     assert set(exp.PROFILES["ci"]["s"]) <= set(exp.S_GRID)
     assert len(exp.fig3_configs("full")) == 3 * 10 * 10
+    assert all(c["ordered"] for c in exp.table12_configs("ci", ordered=True))
+    assert "ordered" not in exp.table12_configs("ci")[0]
     with pytest.raises(ValueError, match="profile"):
         exp.fig3_configs("huge")
 

@@ -31,6 +31,26 @@ def test_counts_and_uniform_sampling():
     assert all(sorted(nd.leaves(t)) == [0, 1, 2, 3] for t in trees)
 
 
+def contiguous(tree):
+    """Every node of the tree holds a run of consecutive classes."""
+    return all(sorted(nd.leaves(node)) == list(range(min(nd.leaves(node)), max(nd.leaves(node)) + 1))
+               for node in nd.inner_nodes(tree))
+
+
+def test_ordered_dichotomies():
+    assert [nd.count_ordered_dichotomies(k) for k in (1, 2, 3, 5, 9)] == [1, 1, 2, 14, 1430]
+    rng = np.random.default_rng(0)
+    counts = collections.Counter(nd.sample_ordered_dichotomy(5, rng) for _ in range(7000))
+    assert len(counts) == 14 and all(contiguous(t) for t in counts)
+    expected = 7000 / 14   # chi-square, 13 dof; 99.9% quantile ~ 34.5
+    assert sum((c - expected) ** 2 / expected for c in counts.values()) < 34.5
+    trees = nd.sample_dichotomies(5, 20, 1, ordered=True)   # more than the 14 that exist: with replacement
+    assert len(trees) == 20 and len(set(trees)) <= 14
+    X, y = data(2)
+    forest = nd.NestedDichotomyForest(n_trees=5, ordered=True, random_state=0).fit(X, y)
+    assert all(contiguous(m.tree_) for m in forest.estimators_)
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 1000), st.integers(3, 6))
 def test_recursion_equals_lp(seed, k):

@@ -13,7 +13,8 @@ E̲(node) = min(p̲ E̲(left) + (1 - p̲) E̲(right), p̄ E̲(left) + (1 - p̄) 
 Decisions use maximality with a determinate cost matrix (K(K-1) pairwise comparisons).
 
 Trees are nested tuples: a leaf is a class index, an inner node a pair ``(left, right)``.
-:func:`sample_dichotomy` draws a tree uniformly among the (2K - 3)!! possible ones.
+:func:`sample_dichotomy` draws a tree uniformly among the (2K - 3)!! possible ones,
+:func:`sample_ordered_dichotomy` among the Catalan(K - 1) order-preserving ones (ordinal classes).
 
 Ensembles (2017 paper, §VII-D): "Fo" is a forest of 50 sampled trees. **Combination**: the
 forest's lower expectation is the mean of its trees' lower expectations, i.e. the lower
@@ -107,15 +108,43 @@ def _insert(node, target: int, label: int):
     return (left, right), remaining
 
 
-def sample_dichotomies(n_classes: int, n_trees: int, rng) -> list[tuple]:
-    """``n_trees`` distinct uniformly drawn trees (with replacement when fewer trees exist)."""
+def count_ordered_dichotomies(n_classes: int) -> int:
+    """Catalan(K - 1): nested dichotomies whose every node splits a run of consecutive classes in two runs."""
+    check_scalar(n_classes, "n_classes", low=1, integer=True)
+    n = n_classes - 1
+    return int(np.prod(np.arange(n + 2, 2 * n + 1, dtype=object)) // np.prod(np.arange(1, n + 1, dtype=object))) \
+        if n > 0 else 1
+
+
+def sample_ordered_dichotomy(n_classes: int, rng, first: int = 0) -> tuple:
+    """An order-preserving nested dichotomy (ordinal classes), uniform among the Catalan(K - 1) ones.
+
+    The root splits classes first..first+K-1 after the k-th with probability
+    Catalan(k - 1) Catalan(K - k - 1) / Catalan(K - 1); each side is drawn the same way.
+    """
+    check_scalar(n_classes, "n_classes", low=1, integer=True)
+    rng = np.random.default_rng(rng)
+    if n_classes == 1:
+        return first
+    weights = np.array([count_ordered_dichotomies(k) * count_ordered_dichotomies(n_classes - k)
+                        for k in range(1, n_classes)], dtype=float)
+    k = int(rng.choice(np.arange(1, n_classes), p=weights / weights.sum()))
+    return (sample_ordered_dichotomy(k, rng, first), sample_ordered_dichotomy(n_classes - k, rng, first + k))
+
+
+def sample_dichotomies(n_classes: int, n_trees: int, rng, ordered: bool = False) -> list[tuple]:
+    """``n_trees`` distinct uniformly drawn trees (with replacement when fewer trees exist).
+
+    ``ordered``: only order-preserving trees (:func:`sample_ordered_dichotomy`), else all trees.
+    """
     check_scalar(n_trees, "n_trees", low=1, integer=True)
     rng = np.random.default_rng(rng)
-    distinct = count_dichotomies(n_classes) >= n_trees
+    count = count_ordered_dichotomies(n_classes) if ordered else count_dichotomies(n_classes)
+    draw = sample_ordered_dichotomy if ordered else sample_dichotomy
     trees: list[tuple] = []
     while len(trees) < n_trees:
-        tree = sample_dichotomy(n_classes, rng)
-        if not distinct or tree not in trees:
+        tree = draw(n_classes, rng)
+        if count < n_trees or tree not in trees:
             trees.append(tree)
     return trees
 
@@ -219,20 +248,25 @@ class NestedDichotomy(CredalClassifierMixin):
 
 class NestedDichotomyForest(CredalClassifierMixin):
     """"Fo": ``n_trees`` distinct uniformly sampled imprecise nested dichotomies, combined by the mean
-    of their lower expectations (the mixture of their credal sets); decisions by maximality."""
+    of their lower expectations (the mixture of their credal sets); decisions by maximality.
 
-    def __init__(self, n_trees: int = 50, s: float = 2.0, cost=None, random_state=None):
+    ``ordered=True`` samples only order-preserving trees (for ordinal classes), as the authors'
+    ``classifip`` does by default; otherwise all (2K - 3)!! trees.
+    """
+
+    def __init__(self, n_trees: int = 50, s: float = 2.0, cost=None, random_state=None, ordered: bool = False):
         self.n_trees = n_trees
         self.s = s
         self.cost = cost
         self.random_state = random_state
+        self.ordered = ordered
 
     def fit(self, X, y):
         check_scalar(self.n_trees, "n_trees", low=1, integer=True)
         check_scalar(self.s, "s", low=0, low_inclusive=False)
         codes, labels = self._fit_discrete(X, y)
         self.estimators_ = []
-        for tree in sample_dichotomies(self.n_classes_, self.n_trees, self.random_state):
+        for tree in sample_dichotomies(self.n_classes_, self.n_trees, self.random_state, ordered=bool(self.ordered)):
             member = NestedDichotomy(tree=tree, s=self.s, cost=self.cost)
             for attribute in ("classes_", "n_classes_", "n_features_in_", "n_values_", "_categories"):
                 setattr(member, attribute, getattr(self, attribute))
