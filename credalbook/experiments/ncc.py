@@ -125,7 +125,7 @@ def artificial_summary(frame: pd.DataFrame) -> pd.DataFrame:
 # §9.1.2 kr-kp down-sampling
 # ----------------------------------------------------------------------------------------------
 KRKP = {"full": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=100),
-        "ci": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=3)}
+        "ci": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=2)}
 
 
 def krkp_task(size: int, samples: list, dataset: str = "kr-vs-kp", seed: int = SEED) -> pd.DataFrame:
