@@ -197,13 +197,20 @@ class ThresholdSelection:
     def interpolating(self) -> bool:
         return bool(np.any(self.q0) or np.any(self.q1))
 
+    def at(self, c_hat, c) -> np.ndarray:
+        """Q(T(ĉ); c): the loss at true cost proportion ``c`` of the threshold chosen for the
+        presumed ``c_hat`` (broadcast), e.g. the paper's Fig. 1 example ĉ = 0.15, c = 0.4."""
+        c_hat = _check_c(np.atleast_1d(c_hat), "c_hat")
+        c = _check_c(np.atleast_1d(c), "c")
+        j = np.clip(np.searchsorted(self.breaks, c_hat, side="right") - 1, 0, len(self.p0) - 1)
+        return self.p0[j] + self.p1[j] * c + c_hat * (self.q0[j] + self.q1[j] * c)
+
     def curve(self, gamma, c_grid) -> np.ndarray:
         """Expected cost curve K_γ(c) on ``c_grid`` (FHF Eq. 8, computed by Lemma 1)."""
         gamma = _check_gamma(gamma)
         c = _check_c(c_grid)
         if gamma == np.inf:
-            j = np.clip(np.searchsorted(self.breaks, c, side="right") - 1, 0, len(self.p0) - 1)
-            return self.p0[j] + self.p1[j] * c + c * (self.q0[j] + self.q1[j] * c)
+            return self.at(c, c)
         dV, dM = self._beta_increments(gamma, c)
         K = dV @ self.p0 + c * (dV @ self.p1)
         if dM is not None:

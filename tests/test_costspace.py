@@ -59,6 +59,13 @@ class TestHandComputed:
         assert cs.expected_loss(Y4, S4, "test-optimal", np.inf) == pytest.approx(0.125)
         assert cs.expected_loss(Y4, S4, "test-optimal", 0) == pytest.approx(0.25)
 
+    def test_loss_of_a_presumed_condition(self):
+        sel = cs.threshold_selection(Y4, S4, "score-driven")
+        # c_hat = 0.5 picks t = 0.5 (line 2); at true c = 0.3 its loss is Q(0.5; 0.3)
+        assert sel.at(0.5, 0.3)[0] == pytest.approx(cs.loss(Y4, S4, 0.5, 0.3))
+        with pytest.raises(ValueError, match=r"c_hat must lie in \[0, 1\]"):
+            sel.at(1.5, 0.3)
+
     def test_score_driven_curve_at_certainty(self):
         c = np.array([0.1, 0.3, 0.5, 0.7, 0.9])
         np.testing.assert_allclose(cs.cost_curve(Y4, S4, "score-driven", c), cs.loss(Y4, S4, c, c))

@@ -1,0 +1,404 @@
+"""Experiments of Ferri, Hernández-Orallo & Flach (2019), Sect. 6: threshold choice methods
+under operating-condition uncertainty on 26 binary datasets and 12 model types.
+
+Protocol (Sect. 6.1 and the authors' R code): the class attribute is the last one; the majority
+class is class 1 and the score is the estimated probability of class 1 (so class 0, the positive
+class, is the minority); 10 stratified 50/50 train/test splits (seeds 1..10); for every model
+the expected loss of test-optimal, train-optimal, score-driven and rate-driven thresholds for
+γ ∈ {∞, 16, 8, 4, 2, 1, 0}. The book integrates K_γ(c) over c exactly (the paper averages a
+1001-point grid of c and draws one ĉ per grid point); the chapter shows the difference.
+
+Model types (Table 6, Weka via RWeka in the paper) and their scikit-learn stand-ins:
+
+======== =====================================================================================
+IBK1     1-nearest neighbour; crisp 0/1 score of the predicted class (as the paper's R code)
+IBK10    10-nearest neighbours, score = fraction of the 10 neighbours in class 1
+J48      CART tree grown with entropy and ≥ 2 instances per leaf, then C4.5 error-based pruning
+         (subtree replacement, CF = 0.25; no subtree raising), leaf frequencies as scores
+J48Unp   the same tree unpruned, Laplace-corrected leaf frequencies (n1 + 1)/(n + 2)
+Logist   logistic regression, L2 with C = 100 on standardised attributes (Weka: ridge 1e-8)
+NB       naive Bayes: Gaussian for numeric attributes, Laplace-smoothed frequencies for nominal
+PART     decision list: repeatedly grow a pruned J48 stand-in on the uncovered instances and keep
+         its leaf of largest coverage as the next rule (Frank & Witten's PART builds *partial*
+         trees; the full tree here chooses the same kind of rule at a higher cost)
+Stump    depth-1 tree, branch frequencies
+SVMp     linear SVM (C = 1, attributes scaled to [0, 1]) with a Platt sigmoid fitted on the
+         training decision values (Weka SMO -M fits it on the training data too)
+SVM      the same SVM, crisp 0/1 scores of the predicted class
+Prior    π1 of the training sample for every instance
+Random   uniform random scores in [0, 1]
+======== =====================================================================================
+
+Nominal attributes are one-hot coded for every model but NB (binary splits instead of C4.5's
+multiway splits); missing values are imputed with the training median / mode (Weka's learners
+handle them internally); for the nearest-neighbour distance the numeric attributes are scaled
+to [0, 1] and the one-hot columns by 1/√2, so that a nominal mismatch counts 1 as in Weka's IBk.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from credalbook import costspace as cs
+from credalbook.experiments.registry import register
+
+MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
+METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
+GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
+PROFILES = {"full": {"splits": 10}, "ci": {"splits": 1}}
+CI_DATASETS = ("credit-a", "heart-statlog", "vote")
+
+
+def datasets() -> list[str]:
+    from credalbook import data
+
+    return list(data.list_datasets("ferri2019")["name"])
+
+
+# ---------------------------------------------------------------------------------------- data
+
+def binary_task(name: str):
+    """Features and labels of a Ferri et al. dataset: y = 1 for the majority class (the last
+    attribute is the class; a tie makes the later declared class the majority)."""
+    from credalbook import data
+
+    d = data.load(name, group="ferri2019")
+    codes = np.asarray(d.y_codes)
+    counts = np.bincount(codes, minlength=len(d.classes))
+    majority = len(counts) - 1 - int(np.argmax(counts[::-1]))
+    return d.X, (codes == majority).astype(np.int64)
+
+
+def split(y: np.ndarray, seed: int, train_fraction: float = 0.5):
+    """Stratified train/test indices (the paper: 50/50, seeds 1..10; Fig. 1: 99/1)."""
+    from sklearn.model_selection import train_test_split
+
+    return train_test_split(np.arange(len(y)), train_size=train_fraction, stratify=y, random_state=seed)
+
+
+class _Encoded:
+    """Numeric block (imputed) and nominal block (mode-imputed codes) fitted on a training frame."""
+
+    def __init__(self, X_train: pd.DataFrame):
+        self.numeric = [c for c in X_train.columns if not isinstance(X_train[c].dtype, pd.CategoricalDtype)]
+        self.nominal = [c for c in X_train.columns if c not in self.numeric]
+        num = X_train[self.numeric].to_numpy(dtype=float)
+        med = np.nanmedian(num, axis=0) if num.size else np.zeros(0)
+        self.median = np.where(np.isnan(med), 0.0, med)
+        self.categories = [len(X_train[c].cat.categories) for c in self.nominal]
+        self.mode = []
+        for c in self.nominal:
+            codes = X_train[c].cat.codes.to_numpy()
+            codes = codes[codes >= 0]
+            self.mode.append(int(np.bincount(codes).argmax()) if codes.size else 0)
+        filled = self._num(X_train)
+        self.lo, self.hi = filled.min(axis=0), filled.max(axis=0)
+        self.mean, self.std = filled.mean(axis=0), filled.std(axis=0)
+
+    def _num(self, X):
+        num = X[self.numeric].to_numpy(dtype=float)
+        return np.where(np.isnan(num), self.median[None, :], num)
+
+    def codes(self, X) -> np.ndarray:
+        out = np.empty((len(X), len(self.nominal)), dtype=np.int64)
+        for j, c in enumerate(self.nominal):
+            col = X[c].cat.codes.to_numpy().astype(np.int64)
+            out[:, j] = np.where(col < 0, self.mode[j], col)
+        return out
+
+    def onehot(self, X) -> np.ndarray:
+        codes = self.codes(X)
+        blocks = [np.eye(k)[codes[:, j]] for j, k in enumerate(self.categories)]
+        return np.hstack(blocks) if blocks else np.zeros((len(X), 0))
+
+    def matrix(self, X, scaling: str) -> np.ndarray:
+        num = self._num(X)
+        if scaling == "minmax":
+            span = np.where(self.hi > self.lo, self.hi - self.lo, 1.0)
+            num = (num - self.lo) / span
+        elif scaling == "standard":
+            num = (num - self.mean) / np.where(self.std > 0, self.std, 1.0)
+        onehot = self.onehot(X) * (np.sqrt(0.5) if scaling == "minmax" else 1.0)
+        return np.hstack([num, onehot])
+
+
+# ---------------------------------------------------------------------------------------- trees
+
+def _c45_added_errors(N: np.ndarray, e: np.ndarray, cf: float = 0.25) -> np.ndarray:
+    """Quinlan's pessimistic extra errors U_CF(e, N) − e of a leaf with N instances and e errors
+    (C4.5; Weka's Stats.addErrs)."""
+    N = np.asarray(N, dtype=float)
+    e = np.asarray(e, dtype=float)
+    z = norm.ppf(1 - cf)
+    base = N * (1 - cf ** (1 / N))
+    f = (e + 0.5) / N
+    r = (f + z * z / (2 * N) + z * np.sqrt(np.maximum(f / N - f * f / N + z * z / (4 * N * N), 0))) / (1 + z * z / N)
+    normal = r * N - e
+    one = N * ((1 + 0.5) / N + z * z / (2 * N) + z * np.sqrt(np.maximum(1.5 / N ** 2 - 2.25 / N ** 3 + z * z / (4 * N * N), 0))) / (1 + z * z / N) - 1
+    small = np.where(e == 0, base, base + e * (one - base))
+    return np.where(e < 1, small, np.where(e + 0.5 >= N, np.maximum(N - e, 0.0), normal))
+
+
+class _Tree:
+    """A fitted scikit-learn tree, optionally C4.5-pruned; scores from (pruned) leaf counts."""
+
+    def __init__(self, X, y, *, prune: bool, laplace: bool, max_depth=None, seed: int = 0):
+        from sklearn.tree import DecisionTreeClassifier
+
+        self.model = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2 if max_depth is None else 1,
+                                            max_depth=max_depth, random_state=seed).fit(X, y)
+        tree = self.model.tree_
+        counts = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
+        if counts.shape[1] == 1:  # one-class training sample
+            only = self.model.classes_[0]
+            counts = np.hstack([counts * (only == 0), counts * (only == 1)])
+        self.counts = counts
+        self.laplace = laplace
+        self.leaf_of = np.arange(tree.node_count)
+        if prune:
+            self._prune()
+
+    def _prune(self):
+        tree = self.model.tree_
+        left, right = tree.children_left, tree.children_right
+        N = self.counts.sum(axis=1)
+        e = N - self.counts.max(axis=1)
+        leaf_error = e + _c45_added_errors(N, e)
+        subtree_error = np.zeros(tree.node_count)
+        keep_split = np.zeros(tree.node_count, dtype=bool)
+        for node in range(tree.node_count - 1, -1, -1):  # children have larger ids than parents
+            if left[node] < 0:
+                subtree_error[node] = leaf_error[node]
+                continue
+            branches = subtree_error[left[node]] + subtree_error[right[node]]
+            keep_split[node] = leaf_error[node] > branches + 0.1
+            subtree_error[node] = branches if keep_split[node] else leaf_error[node]
+        # top-down (parents have smaller ids): every node maps to its highest ancestor made a leaf
+        for node in range(tree.node_count):
+            if left[node] < 0:
+                continue
+            target = self.leaf_of[node] if self.leaf_of[node] != node or not keep_split[node] else None
+            for child in (left[node], right[node]):
+                self.leaf_of[child] = child if target is None else target
+
+    def node(self, X) -> np.ndarray:
+        return self.leaf_of[self.model.apply(X)]
+
+    def scores(self, X) -> np.ndarray:
+        counts = self.counts[self.node(X)]
+        if self.laplace:
+            return (counts[:, 1] + 1) / (counts.sum(axis=1) + 2)
+        return counts[:, 1] / counts.sum(axis=1)
+
+
+class _DecisionList:
+    """PART stand-in: rules are the largest-coverage leaves of successive pruned trees."""
+
+    def __init__(self, X, y, seed: int = 0, max_rules: int = 500):
+        self.rules = []  # (tree, node, score)
+        remaining = np.arange(len(y))
+        while remaining.size:
+            tree = _Tree(X[remaining], y[remaining], prune=True, laplace=False, seed=seed)
+            nodes = tree.node(X[remaining])
+            if np.unique(nodes).size == 1 or len(self.rules) == max_rules - 1:
+                self.default = np.mean(y[remaining])
+                return
+            ids, cover = np.unique(nodes, return_counts=True)
+            best = ids[np.argmax(cover)]
+            covered = nodes == best
+            self.rules.append((tree, best, float(np.mean(y[remaining][covered]))))
+            remaining = remaining[~covered]
+        self.default = float(np.mean(y))
+
+    def scores(self, X) -> np.ndarray:
+        out = np.full(len(X), np.nan)
+        for tree, node, score in self.rules:
+            free = np.isnan(out)
+            if not free.any():
+                break
+            hit = np.zeros(len(X), dtype=bool)
+            hit[free] = tree.node(X[free]) == node
+            out[hit] = score
+        out[np.isnan(out)] = self.default
+        return out
+
+
+# ---------------------------------------------------------------------------------------- models
+
+def _naive_bayes(enc: _Encoded, Xtr, ytr, Xte):
+    from sklearn.naive_bayes import CategoricalNB, GaussianNB
+
+    models = []
+    if enc.numeric:
+        models.append((GaussianNB().fit(enc._num(Xtr), ytr), enc._num))
+    if enc.nominal:
+        models.append((CategoricalNB(alpha=1.0, min_categories=np.array(enc.categories)).fit(enc.codes(Xtr), ytr),
+                       enc.codes))
+    log_prior = np.log(np.bincount(ytr, minlength=2) / len(ytr))
+
+    def proba(X):
+        # each block's joint log-likelihood includes the class prior once: keep a single copy
+        jll = sum(m.predict_joint_log_proba(block(X)) for m, block in models) - (len(models) - 1) * log_prior
+        jll -= jll.max(axis=1, keepdims=True)
+        p = np.exp(jll)
+        return p[:, 1] / p.sum(axis=1)
+
+    return proba(Xtr), proba(Xte)
+
+
+def fit_scores(model: str, X_train: pd.DataFrame, y_train: np.ndarray, X_test: pd.DataFrame, seed: int):
+    """Scores (estimated probability of class 1) of model type ``model`` on the training and the
+    test instances, after fitting on the training instances."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.svm import LinearSVC
+
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {', '.join(MODELS)}; got {model!r}")
+    if model == "Prior":
+        p = float(np.mean(y_train))
+        return np.full(len(X_train), p), np.full(len(X_test), p)
+    if model == "Random":
+        rng = np.random.default_rng(seed)
+        return rng.uniform(size=len(X_train)), rng.uniform(size=len(X_test))
+    enc = _Encoded(X_train)
+    if model == "NB":
+        return _naive_bayes(enc, X_train, y_train, X_test)
+    scaling = {"IBK1": "minmax", "IBK10": "minmax", "SVM": "minmax", "SVMp": "minmax", "Logist": "standard"}.get(model)
+    A, B = enc.matrix(X_train, scaling), enc.matrix(X_test, scaling)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        if model in ("IBK1", "IBK10"):
+            knn = KNeighborsClassifier(n_neighbors=1 if model == "IBK1" else 10).fit(A, y_train)
+            if model == "IBK1":
+                return knn.predict(A).astype(float), knn.predict(B).astype(float)
+            return knn.predict_proba(A)[:, 1], knn.predict_proba(B)[:, 1]
+        if model in ("J48", "J48Unp", "Stump"):
+            tree = _Tree(A, y_train, prune=model == "J48", laplace=model == "J48Unp",
+                         max_depth=1 if model == "Stump" else None, seed=seed)
+            return tree.scores(A), tree.scores(B)
+        if model == "PART":
+            rules = _DecisionList(A, y_train, seed=seed)
+            return rules.scores(A), rules.scores(B)
+        if model == "Logist":
+            lr = LogisticRegression(C=100.0, max_iter=2000).fit(A, y_train)
+            return lr.predict_proba(A)[:, 1], lr.predict_proba(B)[:, 1]
+        svm = LinearSVC(C=1.0, max_iter=20000).fit(A, y_train)
+        if model == "SVM":
+            return svm.predict(A).astype(float), svm.predict(B).astype(float)
+        platt = LogisticRegression(C=1e6, max_iter=1000).fit(svm.decision_function(A)[:, None], y_train)
+        return (platt.predict_proba(svm.decision_function(A)[:, None])[:, 1],
+                platt.predict_proba(svm.decision_function(B)[:, None])[:, 1])
+
+
+def model_scores(dataset: str, model: str, seed: int = 1, train_fraction: float = 0.5):
+    """(y_train, s_train, y_test, s_test) of one model on one split of one dataset."""
+    X, y = binary_task(dataset)
+    train, test = split(y, seed, train_fraction)
+    s_train, s_test = fit_scores(model, X.iloc[train], y[train], X.iloc[test], seed=_model_seed(dataset, seed))
+    return y[train], s_train, y[test], s_test
+
+
+def _model_seed(dataset: str, seed: int) -> int:
+    return int(seed * 1000 + sum(map(ord, dataset)))
+
+
+# ---------------------------------------------------------------------------------------- study
+
+def evaluate_scores(y_train, s_train, y_test, s_test, gammas=GAMMAS) -> list[dict]:
+    """Aggregate measures of a scored test sample and the expected losses of the four methods."""
+    d = cs.brier_decomposition(y_test, s_test)
+    conv = cs.brier_decomposition(y_test, s_test, convexify=True)
+    common = {"AUC": cs.auc(y_test, s_test), "BS": d["BS"], "CL": d["CL"], "RL": d["RL"], "RL_conv": conv["RL"],
+              "MAE": cs.mean_absolute_error(y_test, s_test), "pi0": float(np.mean(y_test == 0))}
+    selections = {m: cs.threshold_selection(y_test, s_test, m, y_train=y_train, s_train=s_train) for m in METHODS}
+    rows = []
+    for gamma in gammas:
+        row = {"gamma": gamma, **common}
+        for m, sel in selections.items():
+            row[m] = sel.loss(gamma)
+        rows.append(row)
+    return rows
+
+
+def run_split(dataset: str, seed: int) -> pd.DataFrame:
+    """All 12 model types on one stratified 50/50 split of one dataset (a grid task)."""
+    X, y = binary_task(dataset)
+    train, test = split(y, seed)
+    rows = []
+    for model in MODELS:
+        s_train, s_test = fit_scores(model, X.iloc[train], y[train], X.iloc[test], seed=_model_seed(dataset, seed))
+        for row in evaluate_scores(y[train], s_train, y[test], s_test):
+            rows.append({"dataset": dataset, "split": seed, "model": model, **row})
+    return pd.DataFrame(rows)
+
+
+def study_configs(profile: str) -> list[dict]:
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
+    names = datasets() if profile == "full" else list(CI_DATASETS)
+    return [{"dataset": d, "seed": s} for d in names for s in range(1, PROFILES[profile]["splits"] + 1)]
+
+
+@register("ferri2019_thresholds", "Ferri et al. (2019): 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas")
+def thresholds_study(profile: str = "full", n_jobs: int = 2) -> pd.DataFrame:
+    """The main study of Sect. 6 (Tables 7 and 8, Figs. 5 and 6)."""
+    from credalbook.experiments.grid import run_grid
+
+    configs = study_configs(profile)
+    results = run_grid(run_split, configs, n_jobs=n_jobs, version="1", desc="ferri2019 splits")
+    return pd.concat(results, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------- tables
+
+def by_model(frame: pd.DataFrame, gamma=np.inf) -> pd.DataFrame:
+    """Table 7: means over datasets and splits per model type, with sc_vs_tr and rd_vs_tr
+    (proportion of runs where score-/rate-driven is better than or equal to train-optimal)."""
+    return _summary(frame[frame["gamma"] == gamma], "model")
+
+
+def by_dataset(frame: pd.DataFrame, gamma=np.inf, exclude=("Prior", "Random")) -> pd.DataFrame:
+    """Table 8: means over model types (baselines excluded) and splits per dataset, sorted by
+    test-optimal loss."""
+    part = frame[(frame["gamma"] == gamma) & ~frame["model"].isin(exclude)]
+    return _summary(part, "dataset").sort_values("test-optimal").reset_index(drop=True)
+
+
+def _summary(frame: pd.DataFrame, key: str) -> pd.DataFrame:
+    cols = ["AUC", "BS", "CL", "RL", *METHODS]
+    table = frame.groupby(key, sort=True)[cols].mean()
+    eps = 1e-12
+    table["sc_vs_tr"] = (frame["score-driven"] <= frame["train-optimal"] + eps).groupby(frame[key]).mean()
+    table["rd_vs_tr"] = (frame["rate-driven"] <= frame["train-optimal"] + eps).groupby(frame[key]).mean()
+    return table.reset_index()
+
+
+# ---------------------------------------------------------------------------------------- figures
+
+COLOURS = {"test-optimal": "tab:green", "train-optimal": "tab:blue", "score-driven": "tab:red",
+           "rate-driven": "tab:purple"}
+
+
+def plot_cost_curves(ax, y_train, s_train, y_test, s_test, methods=METHODS, gammas=(np.inf, 0.0), title: str = "",
+                     cost_lines: bool = False, n_grid: int = 1001):
+    """Expected cost curves K_γ(c) of the given methods (solid γ = ∞, dashed otherwise), the
+    expected loss in the legend (Figs. 1, 3, 4, 7 of Ferri et al. 2019)."""
+    grid = np.linspace(0.0, 1.0, n_grid)
+    if cost_lines:
+        lines = cs.cost_lines(y_test, s_test)
+        for l, k in zip(lines.intercept, lines.slope):
+            ax.plot([0, 1], [l, l + k], color="0.85", lw=0.6, zorder=0)
+    for method in methods:
+        sel = cs.threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train)
+        for gamma in gammas:
+            label = f"{method}, γ={'∞' if gamma == np.inf else f'{gamma:g}'}: {sel.loss(gamma):.3f}"
+            ax.plot(grid, sel.curve(gamma, grid), color=COLOURS.get(method, "k"),
+                    ls="-" if gamma == np.inf else "--", lw=1.4, label=label)
+    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="cost proportion c", ylabel="expected loss", title=title)
+    ax.legend(fontsize=7, loc="upper right")
+    return ax

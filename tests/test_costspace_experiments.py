@@ -1,0 +1,80 @@
+"""Model stand-ins and summaries of the Ferri et al. (2019) study (credalbook.experiments.thresholds)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from credalbook import costspace as cs
+from credalbook.experiments import thresholds as th
+
+
+def test_c45_pessimistic_errors_match_quinlan():
+    # Quinlan (1993): U_25%(0, 6) = 0.206, U_25%(0, 9) = 0.143, U_25%(1, 16) ~ 0.157 (normal approximation 0.155)
+    added = th._c45_added_errors([6, 9, 16], [0, 0, 1])
+    np.testing.assert_allclose((added + [0, 0, 1]) / [6, 9, 16], [0.2063, 0.1428, 0.1547], atol=5e-4)
+
+
+def test_binary_task_majority_is_class_one():
+    X, y = th.binary_task("credit-a")
+    assert len(y) == 690 and y.mean() == pytest.approx(383 / 690)
+    train, test = th.split(y, 1)
+    assert abs(y[train].mean() - y[test].mean()) < 0.01 and len(set(train) & set(test)) == 0
+
+
+@pytest.mark.parametrize("model", th.MODELS)
+def test_every_model_scores_in_unit_interval(model):
+    ytr, s_tr, y, s = th.model_scores("credit-a", model, seed=2)
+    assert s_tr.shape == ytr.shape and s.shape == y.shape
+    assert np.all((s >= 0) & (s <= 1)) and np.all((s_tr >= 0) & (s_tr <= 1))
+    if model in ("IBK1", "SVM"):
+        assert set(np.unique(s)) <= {0.0, 1.0}
+    if model == "Prior":
+        assert np.unique(s).size == 1 and s[0] == pytest.approx(ytr.mean())
+    if model not in ("Prior", "Random"):
+        assert cs.auc(y, s) > 0.7  # credit-a is an easy problem for every learner
+
+
+def test_pruning_and_laplace():
+    X, y = th.binary_task("credit-a")
+    enc = th._Encoded(X)
+    A = enc.matrix(X, None)
+    pruned = th._Tree(A, y, prune=True, laplace=False)
+    unpruned = th._Tree(A, y, prune=False, laplace=True)
+    assert np.unique(pruned.node(A)).size < np.unique(unpruned.node(A)).size
+    s = unpruned.scores(A)
+    assert 0 < s.min() and s.max() < 1  # Laplace keeps leaf scores away from 0 and 1
+
+
+def test_decision_list_covers_every_instance():
+    X, y = th.binary_task("vote")
+    A = th._Encoded(X).matrix(X, None)
+    rules = th._DecisionList(A, y)
+    s = rules.scores(A)
+    assert len(rules.rules) >= 1 and np.all(np.isfinite(s))
+    assert cs.auc(y, s) > 0.9
+
+
+def test_unknown_model_and_profile():
+    X, y = th.binary_task("vote")
+    with pytest.raises(ValueError, match="model must be one of"):
+        th.fit_scores("C4.5", X, y, X, seed=0)
+    with pytest.raises(ValueError, match="profile must be one of"):
+        th.study_configs("huge")
+
+
+def test_evaluate_scores_and_summaries():
+    rows = []
+    for seed in (1, 2):
+        for model in ("NB", "IBK1"):
+            ytr, s_tr, y, s = th.model_scores("vote", model, seed=seed)
+            for row in th.evaluate_scores(ytr, s_tr, y, s):
+                rows.append({"dataset": "vote", "split": seed, "model": model, **row})
+    frame = pd.DataFrame(rows)
+    assert len(frame) == 2 * 2 * len(th.GAMMAS)
+    certain = frame[frame["gamma"] == np.inf]
+    np.testing.assert_allclose(certain["score-driven"], certain["BS"], atol=1e-12)
+    np.testing.assert_allclose(certain["BS"], certain["CL"] + certain["RL"], atol=1e-12)
+    table7 = th.by_model(frame)
+    assert list(table7["model"]) == ["IBK1", "NB"]
+    assert table7["sc_vs_tr"].between(0, 1).all()
+    table8 = th.by_dataset(frame)
+    assert len(table8) == 1 and table8["test-optimal"].iloc[0] <= table8["train-optimal"].iloc[0] + 1e-12
