@@ -92,6 +92,8 @@ def test_ncc_vs_ndc_counts_paired_t_tests():
     table = ncc_vs_ndc(_fake_uci()).set_index("utility")
     assert table.loc["u65", ["ncc_wins", "ties", "ndc_wins"]].tolist() == [3, 0, 3]
     assert table.loc["f1", ["ncc_wins", "ties", "ndc_wins"]].tolist() == [3, 1, 2]
+    corrected = ncc_vs_ndc(_fake_uci(), test_train_ratio=1 / 9).set_index("utility")
+    assert (corrected["ties"] >= table["ties"]).all()
 
 
 def test_uci_summary_on_known_table():

@@ -353,10 +353,13 @@ def uci_nbc_vs_ncc(per_dataset: pd.DataFrame, feature_selection: bool, alpha: fl
                          "value": [float(v) for v in rows.values()]})
 
 
-def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: float = 0.05) -> pd.DataFrame:
+def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: float = 0.05,
+               test_train_ratio: float | None = None) -> pd.DataFrame:
     """Table 11: per utility, datasets where a paired t-test over the CV folds favours NCC, ties, favours NDC.
 
-    Also the Wilcoxon signed-rank p-value over the datasets' mean scores and which side it favours.
+    ``test_train_ratio`` (1/9 for 10-fold CV) applies the Nadeau–Bengio correction for the
+    overlapping training sets; None is the plain paired t-test the paper names. Also the
+    Wilcoxon signed-rank p-value over the datasets' mean scores and which side it favours.
     """
     from credalbook.stats import paired_t_test, wilcoxon_signed_rank
 
@@ -365,7 +368,8 @@ def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: floa
     for utility in ("u65", "f1", "u80"):
         wins = ties = losses = 0
         for _, folds in t.groupby("dataset"):
-            test = paired_t_test(folds[f"ncc_{utility}"].to_numpy(), folds[f"ndc_{utility}"].to_numpy(), alpha)
+            test = paired_t_test(folds[f"ncc_{utility}"].to_numpy(), folds[f"ndc_{utility}"].to_numpy(), alpha,
+                                 test_train_ratio)
             if not test.significant:
                 ties += 1
             elif test.statistic > 0:
