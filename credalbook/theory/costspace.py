@@ -277,7 +277,12 @@ def prior_model():
     mae = pi0 * pi1 + pi1 * (1 - pi1)
     rd_line, _ = theorem5()
     rd_line = rd_line.subs(AUC, sp.Rational(1, 2))
+    all_one = 2 * c * pi0  # threshold below every score: every class-0 instance is an error
+    all_zero = 2 * (1 - c) * pi1  # threshold above every score: every class-1 instance is an error
+    crossing = sp.solve(sp.Eq(all_one, all_zero), c)[0]
     return {"BS": sp.factor(bs), "MAE": sp.factor(mae), "AUC": sp.Rational(1, 2),
+            "default lines": (all_one, all_zero), "crossing c": sp.simplify(crossing),
+            "crossing loss": sp.factor(all_one.subs(c, crossing)),
             "rate-driven certain": sp.simplify(rate_driven_certain_loss()[0].subs(AUC, sp.Rational(1, 2))),
             "rate-driven uncertain": sp.simplify(corollary2()[0].subs(AUC, sp.Rational(1, 2))),
             "rate-driven K0(0)": sp.simplify(rd_line.subs(c, 0)), "rate-driven K0(1)": sp.simplify(rd_line.subs(c, 1)),
@@ -305,6 +310,8 @@ def check_baselines() -> dict:
             "prior rate-driven 1/3 -> 1/2": (p["rate-driven certain"], p["rate-driven uncertain"]) == (sp.Rational(1, 3), sp.Rational(1, 2)),
             "random L_delta = 1/3": r["L_delta score/rate-driven"] == sp.Rational(1, 3),
             "random L0 = 1/2": r["L0 score/rate-driven"] == sp.Rational(1, 2),
+            "default lines cross at (pi1, 2 pi0 pi1)": sp.simplify(p["crossing c"] - pi1) == 0
+            and sp.simplify(p["crossing loss"] - 2 * pi0 * pi1) == 0,
             "gamma=0 line runs (0, pi1) -> (1, pi0)": sp.simplify(p["rate-driven K0(0)"] - pi1) == 0
             and sp.simplify(p["rate-driven K0(1)"] - pi0) == 0}
 
