@@ -252,7 +252,11 @@ class ThresholdSelection:
 
 
 def c_quadrature(gamma: float) -> tuple[np.ndarray, np.ndarray]:
-    """Nodes and weights of a composite 24-point Gauss–Legendre rule on [0, 1] for ∫ K_γ(c) dc."""
+    """Nodes and weights of a composite 24-point Gauss–Legendre rule on [0, 1] for ∫ K_γ(c) dc
+    (2 + ⌈√γ⌉ panels: the Beta weights sharpen as γ grows); 0 <= γ < ∞."""
+    gamma = _check_gamma(gamma)
+    if gamma == np.inf:
+        raise ValueError("gamma must be finite for the quadrature in c (gamma = inf is integrated in closed form)")
     panels = 2 + int(np.ceil(np.sqrt(gamma)))
     edges = np.linspace(0.0, 1.0, panels + 1)
     half = np.diff(edges)[:, None] / 2

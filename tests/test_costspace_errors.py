@@ -70,3 +70,12 @@ def test_loss_and_monte_carlo_reject_bad_input():
         cs.monte_carlo_cost_curve(Y, S, "score-driven", 1.0, [0.5], n_draws=0)
     with pytest.raises(ValueError, match="gamma"):
         cs.monte_carlo_cost_curve(Y, S, "score-driven", -2, [0.5])
+
+
+def test_quadrature_rejects_bad_gamma():
+    with pytest.raises(ValueError, match="gamma must be >= 0"):
+        cs.c_quadrature(-1.0)
+    with pytest.raises(ValueError, match="gamma must be finite"):
+        cs.c_quadrature(np.inf)
+    nodes, weights = cs.c_quadrature(4.0)
+    assert weights.sum() == pytest.approx(1.0) and nodes.min() > 0 and nodes.max() < 1
