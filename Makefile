@@ -7,7 +7,6 @@ VENV := .venv
 BIN := $(abspath $(VENV))/bin
 STAMP := $(VENV)/.installed-stamp
 export PATH := $(BIN):$(PATH)
-export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
 
 .PHONY: venv book test reproduce bench clean

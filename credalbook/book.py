@@ -171,7 +171,6 @@ def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = No
         shutil.rmtree(executed)
     executed.mkdir(parents=True)
     parameters = {"profile": profile, **(extra_parameters or {})}
-    os.environ.setdefault("MPLBACKEND", "Agg")
     start = time.perf_counter()
     results = execute_all(root, parameters, executed, jobs=jobs)
     executed_seconds = time.perf_counter() - start

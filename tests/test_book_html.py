@@ -101,6 +101,19 @@ def test_page_math_typeset_and_images_loaded(browser, entry):
     assert not broken, f"{entry}: images that did not load: {broken}"
 
 
+def _draws_figures(entry: str) -> bool:
+    source = (ROOT / f"{entry}.md").read_text(encoding="utf-8")
+    return any(marker in source for marker in ("plt.", "plots.", "matplotlib"))
+
+
+@pytest.mark.parametrize("entry", [e for e in _entries() if _draws_figures(e)])
+def test_chapters_that_plot_show_figures(browser, entry):
+    """A chapter whose code draws figures must show them (catches a non-inline backend)."""
+    _load(browser, entry)
+    figures = browser.execute_script("return document.querySelectorAll('.cell_output img, .output img').length")
+    assert figures >= 1, f"{entry} draws figures but its page shows none"
+
+
 def test_navigation_lists_every_chapter(browser):
     _load(browser, "chapters/intro")
     links = browser.execute_script("""
