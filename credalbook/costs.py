@@ -39,6 +39,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from credalbook._validation import check_array, check_labels, check_scalar
+from credalbook.sets import check_set_matrix, check_targets_and_sets
 
 MAX_CLASSES_EXTENDED = 16
 """Largest K for which the full extended matrix (2^K - 1 rows) is built."""
@@ -87,26 +88,6 @@ def membership(subset_list, n_classes: int, name: str = "subsets") -> np.ndarray
             raise ValueError(f"{name}[{index}] = {subset!r} repeats a class")
         mask[index, labels] = True
     return mask
-
-
-def check_set_matrix(y_set, n_classes: int | None = None, name: str = "y_set") -> np.ndarray:
-    """An (n, K) boolean matrix of set-valued predictions, each row non-empty."""
-    array = np.asarray(y_set)
-    if array.ndim != 2:
-        raise ValueError(f"{name} must be an (n, K) boolean matrix, got shape {array.shape}")
-    if array.size == 0:
-        raise ValueError(f"{name} is empty: at least one instance is needed")
-    if array.dtype != bool:
-        if not np.all(np.isin(array, (0, 1))):
-            raise ValueError(f"{name} must be boolean (or 0/1)")
-        array = array.astype(bool)
-    if n_classes is not None and array.shape[1] != n_classes:
-        raise ValueError(f"{name} has {array.shape[1]} columns but there are {n_classes} classes")
-    empty = np.flatnonzero(~array.any(axis=1))
-    if empty.size:
-        raise ValueError(f"{name} row {empty[0]} is the empty set ({empty.size} empty rows): predictions must be "
-                         "non-empty")
-    return array
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,10 +259,7 @@ def set_costs(cost, y_true, y_set, rule: str = "p_discounted", **params) -> np.n
     """
     cost = check_cost_matrix(cost)
     k = cost.shape[0]
-    y_set = check_set_matrix(y_set, k)
-    y_true = check_labels(y_true, k)
-    if len(y_true) != len(y_set):
-        raise ValueError(f"y_true has {len(y_true)} instances but y_set has {len(y_set)}")
+    y_true, y_set, _ = check_targets_and_sets(y_true, check_set_matrix(y_set, n_classes=k))
     distinct, inverse = np.unique(y_set, axis=0, return_inverse=True)
     table = _rule(rule)(distinct, cost, **params)
     return table[inverse.ravel(), y_true]

@@ -208,7 +208,7 @@ class TestBadInput:
 
     def test_set_costs(self):
         y_set = np.array([[True, False, False], [False, False, False]])
-        with pytest.raises(ValueError, match="empty set"):
+        with pytest.raises(ValueError, match="empty predicted sets"):
             costs.set_costs(TABLE_I, [0, 1], y_set, r=0.5)
         with pytest.raises(ValueError, match="outside"):
             costs.set_costs(TABLE_I, [0, 3], np.eye(3, dtype=bool)[:2], r=0.5)
