@@ -4,7 +4,6 @@ The pipeline is JNCC2's: MDL cuts fitted on the training file (the ``gain`` sele
 JNCC2's MdlDiscretizer; Weka's ``entropy`` selection gives the same cuts on these three
 files), NBC with Laplace counts, NCC2 with s = 1 and every feature missing at random.
 """
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -12,10 +11,10 @@ import pytest
 
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.data import read_arff
+from credalbook.data import mirror_dir, read_arff
 from credalbook.preprocessing import MDLDiscretizer
 
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "jncc2"
+GOLDEN = mirror_dir() / "jncc2"
 ROWS = {"contact-lenses": "contact-lenses-weka", "iris": "iris", "glass": "Glass"}
 
 

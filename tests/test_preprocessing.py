@@ -1,5 +1,4 @@
 """MDL discretisation (Fayyad & Irani) and CFS (Hall): Weka's iris cuts, hand-computed MDL tests, bad input."""
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,7 +14,9 @@ from credalbook.preprocessing import (
     symmetrical_uncertainty,
 )
 
-MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+from credalbook.data import mirror_dir
+
+MIRROR = mirror_dir()
 
 
 def _iris():
