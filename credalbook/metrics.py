@@ -180,7 +180,7 @@ def set_accuracy(y_true, y_set) -> float:
 
 
 def certainty_equivalent(y_true, y_set, u=0.65) -> float:
-    """The certainty equivalent :math:`u^{-1}(\hat E[u(h)])` (Section 5): the *sure*
+    r"""The certainty equivalent :math:`u^{-1}(\hat E[u(h)])` (Section 5): the *sure*
     discounted-accuracy reward valued the same as the classifier's uncertain one.
 
     By Jensen's inequality it is at most the discounted accuracy for a concave ``u``; for a
