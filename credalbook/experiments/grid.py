@@ -83,7 +83,9 @@ def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int =
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     files = [folder / task.__name__ / f"{config_hash(c, salt)}.joblib" if cache else None for c in configs]
     calls = (joblib.delayed(_cached_call)(task, c, f) for c, f in zip(configs, files))
-    bar = dict(total=len(configs), desc=desc or task.__name__, disable=not progress, mininterval=2.0)
+    # disable=None: a bar on a terminal (make reproduce), none on a pipe or in an executed page
+    disable = True if not progress or os.environ.get("TQDM_DISABLE") else None
+    bar = dict(total=len(configs), desc=desc or task.__name__, disable=disable, mininterval=2.0)
     if backend == "sequential" or n_jobs == 1:
         return [_cached_call(task, c, f) for c, f in tqdm(zip(configs, files), **bar)]
     if backend == "ray":  # pragma: no cover - needs a ray installation
