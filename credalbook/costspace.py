@@ -55,8 +55,8 @@ def _check_sample(y, s, y_name: str, s_name: str, *, unit: bool = False) -> tupl
         raise ValueError(f"{y_name} is a one-class sample (no instance of class {missing}): cost lines, "
                          f"F0 and F1 need both classes")
     if unit and (scores.min() < 0.0 or scores.max() > 1.0):
-        raise ValueError(f"{s_name} must lie in [0, 1] for score-driven/score-uniform thresholds "
-                         f"(got range [{scores.min():.6g}, {scores.max():.6g}])")
+        raise ValueError(f"{s_name} must lie in [0, 1] (probability scores: score-driven/score-uniform thresholds, "
+                         f"Brier score, MAE); got range [{scores.min():.6g}, {scores.max():.6g}]")
     return labels, scores
 
 
@@ -426,13 +426,13 @@ def monte_carlo_cost_curve(y_test, s_test, method: str, gamma, c_grid, *, n_draw
 
 def brier_score(y, s) -> float:
     """BS = mean (s − y)², s the score of class 1 (area under the Brier curve, FHF Table 4)."""
-    labels, scores = _check_sample(y, s, "y", "s")
+    labels, scores = _check_sample(y, s, "y", "s", unit=True)
     return float(np.mean((scores - labels) ** 2))
 
 
 def mean_absolute_error(y, s) -> float:
     """MAE = mean |y − s| = π0 s̄0 + π1 (1 − s̄1) for scores in [0, 1] (FHF Corollary 1)."""
-    labels, scores = _check_sample(y, s, "y", "s")
+    labels, scores = _check_sample(y, s, "y", "s", unit=True)
     return float(np.mean(np.abs(labels - scores)))
 
 
