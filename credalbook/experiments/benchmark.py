@@ -11,7 +11,7 @@ Protocol (the paper's, with the book's choices where it is silent):
   (:class:`credalbook.preprocessing.MDLDiscretizer`), then optionally CFS
   (:class:`credalbook.preprocessing.CFSSelector`);
 - ``splice``'s ``Instance_name`` (an identifier, 3178 values in 3190 rows) is dropped: the
-  paper's NCC is 98.8% determinate there, impossible with it (see :data:`DROP_COLUMNS`);
+  paper's NCC is 98.8% determinate there, impossible with it (the data registry drops it);
 - classifiers: NBC (Laplace), NCC, LNCC, CMA, CDT with the IDM hyperparameter s = 1 and
   CMA's inclusion probabilities in [0.1, 0.9]; every class of the dataset is a column of the
   predicted sets even when a training fold misses it;
@@ -82,18 +82,12 @@ def available_datasets() -> tuple[str, ...]:
     return tuple(table.loc[table["in_paper"] & table["available"], "name"])
 
 
-#: identifier columns dropped before learning (a nominal ID has a value per instance, so every
-#: test value is unseen and no naive credal classifier can ever exclude a class)
-DROP_COLUMNS = {"splice": ("Instance_name",)}
-
-
 @lru_cache(maxsize=8)
 def _load(name: str):
     from credalbook.data import load
 
     dataset = load(name, group="zaffalon2012")
-    X = dataset.X.drop(columns=list(DROP_COLUMNS.get(name, ())))
-    return X, dataset.y, dataset.y_codes
+    return dataset.X, dataset.y, dataset.y_codes
 
 
 def fold_indices(y_codes: np.ndarray, run: int, fold: int, n_folds: int = N_FOLDS):
