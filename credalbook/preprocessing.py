@@ -8,6 +8,8 @@
 * :class:`CFSSelector` — Hall's (1999) correlation-based feature selection with symmetrical
   uncertainty on discrete features and best-first forward search stopping after five
   non-improving expansions (Weka's ``CfsSubsetEval`` + ``BestFirst`` defaults).
+* :func:`missing_as_category` — the alternative to treating missing values as missing at
+  random: each missing value becomes one more value of its feature.
 
 Both are scikit-learn transformers. Their output is a DataFrame of pandas Categoricals whose
 categories are the integer codes ``0..m_j-1`` (so the number of values of each feature
@@ -201,6 +203,28 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
                 m = cuts.size + 1
             out[name] = pd.Categorical.from_codes(codes, categories=np.arange(max(m, 1)))
         return pd.DataFrame(out, index=X.index if isinstance(X, pd.DataFrame) else None)
+
+
+def missing_as_category(X: pd.DataFrame) -> pd.DataFrame:
+    """Discretised ``X`` (Categoricals with categories ``0..m_j-1``) with missing values coded as value ``m_j``.
+
+    Every column gains the extra category, whether or not it has missing values, so training and
+    test folds coded separately stay aligned. A classifier then learns "missing" as an ordinary
+    value instead of ignoring it (the missing-at-random treatment of NCC2, Corani & Zaffalon 2008).
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise ValueError(f"X must be a DataFrame of Categoricals (the output of MDLDiscretizer), got {type(X).__name__}")
+    out = {}
+    for name in X.columns:
+        column = X[name]
+        if not isinstance(column.dtype, pd.CategoricalDtype):
+            raise ValueError(f"X column {name!r} is {column.dtype}, not Categorical: discretise it first")
+        m = len(column.cat.categories)
+        if not np.array_equal(column.cat.categories, np.arange(m)):
+            raise ValueError(f"X column {name!r} must have categories 0..{m - 1} (the output of MDLDiscretizer)")
+        codes = column.cat.codes.to_numpy(dtype=np.int64)
+        out[name] = pd.Categorical.from_codes(np.where(codes == MISSING, m, codes), categories=np.arange(m + 1))
+    return pd.DataFrame(out, index=X.index)
 
 
 # ----------------------------------------------------------------------------------------------

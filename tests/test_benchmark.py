@@ -125,6 +125,25 @@ def test_evaluate_fold_rows():
     assert cdt.loc["CDT-weka", "determinate"] >= cdt.loc["CDT", "determinate"]
 
 
+def test_lncc_neighbourhoods_agree_with_the_benchmark_fold():
+    # 21 or 22 training instances: LNCC's first ball (25 wanted) is the whole training fold
+    found = bm.lncc_neighbourhoods("contact-lenses", run=0, fold=1, n_test=None)
+    rows = bm.evaluate_fold("contact-lenses", run=0, fold=1, cfs=False, classifiers=("LNCC",)).iloc[0]
+    train, test = bm.fold_indices(bm._load("contact-lenses")[2], run=0, fold=1)
+    assert found["test instances"] == rows["n_test"] == len(test)
+    assert found["determinacy (%)"] == pytest.approx(100 * rows["determinate"] / rows["n_test"])
+    assert found["median ball size"] == len(train)
+    assert found["features"] == 4
+
+
+def test_missing_value_treatments_agree_without_missing_values_and_differ_on_soybean():
+    iris = bm.ncc_missing_value_treatments("iris").set_index("treatment")
+    pd.testing.assert_series_equal(iris.loc["missing at random"], iris.loc["missing as a value"], check_names=False)
+    # soybean: four classes have features that are always missing; under MAR the IDM cannot exclude them
+    soybean = bm.ncc_missing_value_treatments("soybean").set_index("treatment")["determinacy"]
+    assert soybean["missing as a value"] > soybean["missing at random"] + 30
+
+
 def test_ci_profile_runs_the_same_on_a_local_dask_cluster():
     distributed = pytest.importorskip("distributed")
     local = bm.benchmark("ci", datasets=["contact-lenses"], backend="sequential", cache=False, progress=False)

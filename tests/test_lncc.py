@@ -88,7 +88,14 @@ def test_local_model_beats_global_on_xor():
     lazy = LazyNaiveCredalClassifier().fit(X, y)
     queries = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
     np.testing.assert_array_equal(lazy.predict(queries), [0, 1, 1, 0])
-    assert lazy.neighbourhood_radius(queries).tolist() == [1, 1, 1, 1]
+    radius, class_counts = lazy.neighbourhood(queries)
+    assert radius.tolist() == [1, 1, 1, 1]
+    # the ball of radius 1 around a corner holds that corner (one class) and its two neighbours (the other)
+    corner = {(a, b): int(((X[:, 0] == a) & (X[:, 1] == b)).sum()) for a in (0, 1) for b in (0, 1)}
+    for query, counts in zip(queries, class_counts):
+        a, b = query
+        same, others = corner[a, b], corner[1 - a, b] + corner[a, 1 - b]
+        assert counts.tolist() == ([same, others] if a == b else [others, same])
     eager = NaiveCredalClassifier().fit(X, y)
     assert (eager.predict(queries) != [0, 1, 1, 0]).any()
 

@@ -11,6 +11,7 @@ from credalbook.preprocessing import (
     MDLDiscretizer,
     cfs_merit,
     mdl_accepts,
+    missing_as_category,
     symmetrical_uncertainty,
 )
 
@@ -119,7 +120,33 @@ def test_pipeline_with_clone():
     assert all(isinstance(out[c].dtype, pd.CategoricalDtype) for c in out.columns)
 
 
+def test_missing_as_category_codes_missing_as_the_next_value():
+    X = pd.DataFrame({"a": pd.Categorical.from_codes([0, -1, 2, 1], categories=[0, 1, 2]),
+                      "b": pd.Categorical.from_codes([1, 0, 0, 1], categories=[0, 1])}, index=[5, 6, 7, 8])
+    out = missing_as_category(X)
+    assert out["a"].cat.codes.tolist() == [0, 3, 2, 1] and out["a"].cat.categories.tolist() == [0, 1, 2, 3]
+    assert out["b"].cat.codes.tolist() == [1, 0, 0, 1] and out["b"].cat.categories.tolist() == [0, 1, 2]
+    assert out.index.tolist() == [5, 6, 7, 8] and not out.isna().any().any()
+
+
+def test_missing_as_category_after_mdl_keeps_folds_aligned():
+    X = pd.DataFrame({"x": [0.0, 1.0, np.nan, 3.0, 4.0, 5.0, 6.0, 7.0]})
+    y = [0, 0, 0, 0, 1, 1, 1, 1]
+    disc = MDLDiscretizer().fit(X, y)
+    train, test = missing_as_category(disc.transform(X)), missing_as_category(disc.transform(X.iloc[[2, 5]]))
+    assert train["x"].cat.categories.tolist() == test["x"].cat.categories.tolist()
+    assert test["x"].cat.codes.tolist() == [len(disc.cuts_[0]) + 1, train["x"].cat.codes.iloc[5]]
+
+
 class TestBadInput:
+    def test_missing_as_category(self):
+        with pytest.raises(ValueError, match="DataFrame of Categoricals"):
+            missing_as_category(np.zeros((2, 2)))
+        with pytest.raises(ValueError, match="not Categorical"):
+            missing_as_category(pd.DataFrame({"a": [1.0, 2.0]}))
+        with pytest.raises(ValueError, match="categories 0..1"):
+            missing_as_category(pd.DataFrame({"a": pd.Categorical(["u", "v"])}))
+
     def test_selection(self):
         X, y = _iris()
         with pytest.raises(ValueError, match="selection"):

@@ -128,6 +128,10 @@ def test_describe_run_mentions_profile_and_stored_runs(results):
     assert "in the **ci** profile" in text
     assert "Stored results `demo`: profile **full**" in text and "in 42 s (3 rows)" in text
     assert "No stored results for `absent` yet." in text
+    assert "note" not in provenance("demo")
+    save_results(_frame(), "demo", profile="full", runtime_seconds=42.0, note="Resumed from a cache.")
+    assert provenance("demo")["note"] == "Resumed from a cache."
+    assert describe_run("ci", ["demo"]).endswith("in 42 s (3 rows). Resumed from a cache.")
 
 
 class TestBadInput:

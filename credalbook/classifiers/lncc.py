@@ -89,8 +89,8 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
     """LNCC: an NCC learnt per test instance on a growing overlap-distance neighbourhood.
 
     ``predict_set(X)`` (n, K) bool; ``predict`` picks, inside the set, the class of largest
-    naive Bayes (Laplace) posterior on the final neighbourhood. ``neighbourhood_radius(X)`` tells which
-    ball was used. Corani & Zaffalon (2009); Zaffalon, Corani & Mauá (2012) §9.2.
+    naive Bayes (Laplace) posterior on the final neighbourhood. ``neighbourhood(X)`` tells which
+    ball was used and how many instances of each class it held. Corani & Zaffalon (2009); Zaffalon, Corani & Mauá (2012) §9.2.
     """
 
     def __init__(self, s: float = 1.0, k_start: int = 25, k_step: int = 20, max_steps: int = 50):
@@ -129,13 +129,14 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         return counts, np.where(query == MISSING, MISSING, 0)[None, :]
 
     def _run(self, Xc: np.ndarray):
-        """Sets (n, K), scores (n, K) and the radius used (n,) for coded test instances."""
+        """Sets (n, K), scores (n, K), the radius used (n,) and the final ball's class counts (n, K)."""
         self._check_params()
         n, d = Xc.shape
         K = self.n_classes_
         sets = np.zeros((n, K), dtype=bool)
         scores = np.zeros((n, K))
         used_radius = np.zeros(n, dtype=np.int64)
+        ball_classes = np.zeros((n, K), dtype=np.int64)
         block = max(1, _BLOCK_ELEMENTS // max(1, self._Xc.shape[0]))
         for start in range(0, n, block):
             queries = Xc[start:start + block]
@@ -154,10 +155,10 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
                     if current.sum() == 1:
                         break
                 i = start + b
-                sets[i], used_radius[i] = current, radius
+                sets[i], used_radius[i], ball_classes[i] = current, radius, counts.class_counts
                 # Laplace denominators use the true numbers of values
                 scores[i] = naive_bayes_log_joint(replace(counts, n_values=self.n_values_), coded, 1.0)[0]
-        return sets, scores, used_radius
+        return sets, scores, used_radius, ball_classes
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:
         return self._run(Xc)[0]
@@ -167,13 +168,14 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
 
     def predict_with_set(self, X) -> tuple[np.ndarray, np.ndarray]:
         """``(predict_set(X), predict_index(X))`` from one pass over the neighbourhoods."""
-        sets, scores, _ = self._run(self._code_test(X))
+        sets, scores = self._run(self._code_test(X))[:2]
         return sets, np.argmax(np.where(sets, scores, -np.inf), axis=1)
 
     def predict_index(self, X) -> np.ndarray:
         """Index (into ``classes_``) of the single predicted class, the best NBC score inside the set."""
         return self.predict_with_set(X)[1]
 
-    def neighbourhood_radius(self, X) -> np.ndarray:
-        """(n,) radius of the overlap-distance ball on which each instance's final NCC was learnt."""
-        return self._run(self._code_test(X))[2]
+    def neighbourhood(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """The ball on which each instance's final NCC was learnt: its overlap-distance radius (n,)
+        and its number of training instances of each class (n, K)."""
+        return self._run(self._code_test(X))[2:]

@@ -38,8 +38,8 @@ def _git_commit() -> str:
         return "unknown"
 
 
-def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float) -> Path:
-    """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it."""
+def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float, note: str = "") -> Path:
+    """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it (``note``: how to read it)."""
     if not isinstance(frame, pd.DataFrame) or frame.empty:
         raise ValueError(f"experiment {name!r} returned no rows")
     path = results_path(name)
@@ -56,6 +56,8 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         "numpy": np.__version__,
         "pandas": pd.__version__,
     }
+    if note:
+        meta["note"] = note
     path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return path
 
@@ -114,5 +116,6 @@ def describe_run(profile: str, names: list[str] = ()) -> str:
             parts.append(f"No stored results for `{name}` yet.")
             continue
         parts.append(f"Stored results `{name}`: profile **{meta['profile']}**, made {meta['date']} at commit "
-                     f"`{meta['commit']}` in {meta['runtime_seconds']:.0f} s ({meta['rows']} rows).")
+                     f"`{meta['commit']}` in {meta['runtime_seconds']:.0f} s ({meta['rows']} rows)."
+                     + (f" {meta['note']}" if meta.get("note") else ""))
     return " ".join(parts)
