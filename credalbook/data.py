@@ -480,7 +480,8 @@ def _locate(entry: pd.Series) -> tuple[pd.DataFrame, str]:
                                + "; ".join(searched))
 
 
-def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None) -> Dataset:
+def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None,
+           declared_classes: bool = False) -> Dataset:
     class_attribute = entry["class_attribute"]
     if class_attribute not in table.columns:
         raise ValueError(f"{entry['name']}: class attribute {class_attribute!r} not among the columns "
@@ -491,7 +492,7 @@ def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None
         raise ValueError(f"{entry['name']}: registry drops columns {absent} that the file does not have")
     y = _as_categorical(table[class_attribute])
     keep = ~pd.isna(np.asarray(y))
-    y = y[keep].remove_unused_categories()
+    y = y[keep] if declared_classes else y[keep].remove_unused_categories()
     if entry["group"] == "yang2017":
         y = y.as_ordered()
     X = table.loc[keep, [c for c in table.columns if c != class_attribute and c not in drop]].reset_index(drop=True)
@@ -501,19 +502,21 @@ def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None
     return Dataset(name=entry["name"], X=X, y=pd.Series(y, name=class_attribute), source=source, group=group)
 
 
-def load(name: str, group: str | None = None) -> Dataset:
+def load(name: str, group: str | None = None, *, declared_classes: bool = False) -> Dataset:
     """Load dataset ``name`` (a MANIFEST.csv name or alias; case, spaces and underscores ignored) under ``group``'s conventions.
 
     ``group`` picks the class attribute: ``"ferri2019"`` the last attribute of every file (as
     Ferri, Hernández-Orallo & Flach 2019 did), ``"zaffalon2012"``, ``"aguilar2025"`` and
     ``"yang2017"`` the dataset's true class attribute. Without ``group`` the first group holding
-    the name in the order of :data:`GROUPS` is used. Raises :class:`DatasetNotFoundError` (with
+    the name in the order of :data:`GROUPS` is used. The classes are those present in the data;
+    ``declared_classes=True`` keeps every class the file's header declares (as Weka does), so a
+    declared but absent class is a class with no instance. Raises :class:`DatasetNotFoundError` (with
     every place searched) when no source has the data, :class:`ChecksumError` when a file's
     sha256 differs from the registry's, ``ValueError`` for a bad ``name`` or ``group``.
     """
     entry = _entry(name, group)
     table, source = _locate(entry)
-    return _build(entry, table, source, entry["group"])
+    return _build(entry, table, source, entry["group"], declared_classes)
 
 
 def list_datasets(group: str | None = None) -> pd.DataFrame:

@@ -140,19 +140,20 @@ def test_lncc_neighbourhoods_agree_with_the_benchmark_fold():
     # 21 or 22 training instances: LNCC's first ball (25 wanted) is the whole training fold
     found = bm.lncc_neighbourhoods("contact-lenses", run=0, fold=1, n_test=None)
     rows = bm.evaluate_fold("contact-lenses", run=0, fold=1, cfs=False, classifiers=("LNCC",)).iloc[0]
-    train, test = bm.fold_indices(bm._load("contact-lenses")[2], run=0, fold=1)
+    train, test = bm.fold_indices(bm.load_dataset("contact-lenses")[2], run=0, fold=1)
     assert found["test instances"] == rows["n_test"] == len(test)
     assert found["determinacy (%)"] == pytest.approx(100 * rows["determinate"] / rows["n_test"])
     assert found["median ball size"] == len(train)
     assert found["features"] == 4
 
 
-def test_missing_value_treatments_agree_without_missing_values_and_differ_on_soybean():
-    iris = bm.missing_value_treatments("iris").set_index(["classifier", "treatment"])
-    for name in ("NCC", "CDT"):
-        pd.testing.assert_series_equal(iris.loc[(name, "as in the benchmark")], iris.loc[(name, "missing as a value")],
-                                       check_names=False)
-    # the first treatment is the benchmark's: its run 0 pooled over the ten folds
+def test_variants_agree_where_they_change_nothing_and_differ_where_they_should():
+    iris = bm.variant_scores("iris", variants=tuple(bm.VARIANTS)).set_index(["classifier", "variant"])
+    for name in ("NCC", "CDT"):  # iris has no missing value and no absent class
+        for variant in ("missing as a value", "declared classes kept"):
+            pd.testing.assert_series_equal(iris.loc[(name, "as in the benchmark")], iris.loc[(name, variant)],
+                                           check_names=False)
+    # the first variant is the benchmark's: its run 0 pooled over the ten folds
     folds = pd.concat([bm.evaluate_fold("iris", run=0, fold=f, cfs=False, classifiers=("NCC", "CDT"))
                        for f in range(10)]).groupby("classifier").sum()
     for name in ("NCC", "CDT"):
@@ -160,8 +161,14 @@ def test_missing_value_treatments_agree_without_missing_values_and_differ_on_soy
         assert row["determinacy"] == pytest.approx(100 * folds.loc[name, "determinate"] / 150)
         assert row["u65"] == pytest.approx(100 * folds.loc[name, "u65"] / 150)
     # soybean: four classes have features that are always missing; under MAR the IDM cannot exclude them
-    soybean = bm.missing_value_treatments("soybean", classifiers=("NCC",)).set_index("treatment")["determinacy"]
+    soybean = bm.variant_scores("soybean", classifiers=("NCC",)).set_index("variant")["determinacy"]
     assert soybean["missing as a value"] > soybean["as in the benchmark"] + 30
+    # heart-c: three declared classes never occur; kept, they make NCC nearly always indeterminate
+    heart = bm.variant_scores("heart-c", variants=("as in the benchmark", "declared classes kept"),
+                              classifiers=("NCC",)).set_index("variant")["determinacy"]
+    assert heart["as in the benchmark"] > 90 and heart["declared classes kept"] < 30
+    with pytest.raises(ValueError, match="variants must be among"):
+        bm.variant_scores("iris", variants=("imputed",))
 
 
 def test_ci_profile_runs_the_same_on_a_local_dask_cluster():

@@ -167,6 +167,10 @@ def test_declared_nominal_order_and_unused_class_values():
     header = read_arff(MIRROR / "uci/anneal.arff")
     assert len(header["class"].cat.categories) > len(anneal.classes)  # declared but absent class removed
     assert anneal.classes == [c for c in header["class"].cat.categories if c in set(header["class"].dropna())]
+    declared = load("anneal", declared_classes=True)
+    assert declared.classes == list(header["class"].cat.categories)
+    assert (declared.y.astype(str) == anneal.y.astype(str)).all()
+    assert np.bincount(declared.y_codes, minlength=len(declared.classes)).tolist().count(0) == 1
     kr = load("kr-kp")
     assert kr.classes == ["won", "nowin"]  # declared order, not alphabetical
 

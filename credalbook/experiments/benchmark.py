@@ -90,10 +90,11 @@ def available_datasets() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8)
-def _load(name: str):
+def load_dataset(name: str, declared_classes: bool = False):
+    """``(X, y, y_codes)`` of a dataset of the collection (see :func:`credalbook.data.load`)."""
     from credalbook.data import load
 
-    dataset = load(name, group="zaffalon2012")
+    dataset = load(name, group="zaffalon2012", declared_classes=declared_classes)
     return dataset.X, dataset.y, dataset.y_codes
 
 
@@ -119,7 +120,7 @@ def set_scores(y_true: np.ndarray, sets: np.ndarray, single: np.ndarray) -> dict
 def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tuple = CLASSIFIERS,
                   n_folds: int = N_FOLDS) -> pd.DataFrame:
     """Rows (one per classifier) of sums over the test instances of one fold (see the module docstring)."""
-    X, y, codes = _load(dataset)
+    X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold, n_folds)
     discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
     X_train, X_test = discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
@@ -319,7 +320,7 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
     median size, and, over the indeterminate instances, the share of sets holding a class with
     at most ``few`` training instances in the ball and the share holding a class absent from it.
     """
-    X, y, codes = _load(dataset)
+    X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold)
     test = test[:n_test]
     discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
@@ -338,30 +339,42 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
             if open_.any() else np.nan}
 
 
-def missing_value_treatments(dataset: str, classifiers: tuple = ("NCC", "CDT"), run: int = 0) -> pd.DataFrame:
-    """Classifiers over the ten folds of one run with missing values handled as in the benchmark and
-    as one more value of their feature (:func:`credalbook.preprocessing.missing_as_category`).
+#: Variants of the benchmark's data handling for the chapter's diagnostics: keep the classes that
+#: the file declares but the data never show (Weka's convention), or code missing values as a value.
+VARIANTS = {"as in the benchmark": {"declared_classes": False, "missing_as_value": False},
+            "missing as a value": {"declared_classes": False, "missing_as_value": True},
+            "declared classes kept": {"declared_classes": True, "missing_as_value": False}}
 
-    The benchmark's treatment is the classifier's own: NCC and LNCC take missing values as missing
-    at random (NCC2), CDT keeps them in the node without sending them down (see
-    :mod:`credalbook.classifiers.credal_tree`). Returns one row per treatment: determinacy, u50,
-    u65, u80 (%), pooled over the folds, per classifier and treatment.
+
+def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a value"),
+                   classifiers: tuple = ("NCC", "CDT"), run: int = 0) -> pd.DataFrame:
+    """Classifiers over the ten folds of one run under variants of the data handling (:data:`VARIANTS`).
+
+    The benchmark keeps the classes present in the data and each classifier's own treatment of
+    missing values: NCC and LNCC take them as missing at random (NCC2), CDT keeps them in the
+    node without sending them down (:mod:`credalbook.classifiers.credal_tree`). Folds are the
+    benchmark's. Returns one row per (classifier, variant): determinacy, u50, u65, u80 (%),
+    pooled over the folds.
     """
-    X, y, codes = _load(dataset)
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown:
+        raise ValueError(f"variants must be among {list(VARIANTS)}, got {unknown}")
+    folds = [fold_indices(load_dataset(dataset)[2], run, fold) for fold in range(N_FOLDS)]
     totals = {}
-    for fold in range(N_FOLDS):
-        train, test = fold_indices(codes, run, fold)
-        discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
-        X_train, X_test = discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
-        for treatment, recode in (("as in the benchmark", lambda frame: frame), ("missing as a value", missing_as_category)):
-            train_codes, test_codes = recode(X_train), recode(X_test)
+    for variant in variants:
+        options = VARIANTS[variant]
+        X, y, codes = load_dataset(dataset, options["declared_classes"])
+        recode = missing_as_category if options["missing_as_value"] else (lambda frame: frame)
+        for train, test in folds:
+            discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
+            X_train, X_test = recode(discretiser.transform(X.iloc[train])), recode(discretiser.transform(X.iloc[test]))
             for name in classifiers:
-                sets, single = classifier(name).fit(train_codes, y.iloc[train]).predict_with_set(test_codes)
-                key = (name, treatment)
+                sets, single = classifier(name).fit(X_train, y.iloc[train]).predict_with_set(X_test)
+                key = (name, variant)
                 totals[key] = {k: totals.get(key, {}).get(k, 0) + v for k, v in set_scores(codes[test], sets, single).items()}
-    rows = [{"dataset": dataset, "classifier": name, "treatment": treatment,
+    rows = [{"dataset": dataset, "classifier": name, "variant": variant,
              "determinacy": 100 * t["determinate"] / t["n_test"], **{u: 100 * t[u] / t["n_test"] for u in UTILITIES}}
-            for (name, treatment), t in totals.items()]
+            for (name, variant), t in totals.items()]
     return pd.DataFrame(rows)
 
 
