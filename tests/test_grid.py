@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from credalbook.experiments import grid
-from credalbook.experiments.grid import config_hash, default_cache_dir, run_grid, tidy
+from credalbook.experiments.grid import cache_tally, config_hash, default_cache_dir, run_grid, tidy
+from credalbook.experiments.registry import cache_note
 
 
 # Module-level tasks: worker processes import them by name.
@@ -69,6 +70,22 @@ def test_cache_hit_avoids_recomputation(tmp_path, log):
     assert _calls(log) == [0, 1, 2, 3, 9]
     files = sorted((tmp_path / "square").glob("*.joblib"))
     assert len(files) == 5 and not list((tmp_path / "square").glob("*.tmp*"))
+
+
+def test_cache_tally_counts_cells_and_hits(tmp_path, log):
+    configs = [{"x": x, "log": str(log)} for x in range(3)]
+    with cache_tally() as first:
+        run_grid(square, configs, backend="sequential", cache_dir=tmp_path, progress=False)
+    with cache_tally() as second:
+        run_grid(square, configs + [{"x": 5, "log": str(log)}], backend="sequential", cache_dir=tmp_path,
+                 progress=False)
+        with cache_tally() as inner:  # a nested tally counts only its own block
+            run_grid(square, configs, backend="sequential", cache_dir=tmp_path, progress=False, cache=False)
+    assert (first.cells, first.cached) == (3, 0)
+    assert (second.cells, second.cached) == (4, 3) and (inner.cells, inner.cached) == (3, 0)
+    assert cache_note(first) == ""
+    assert cache_note(second) == ("3 of 4 grid cells were read from the cache (.cache/grid), "
+                                  "so the runtime counts only the others.")
 
 
 def test_version_change_and_cache_off_recompute(tmp_path, log):

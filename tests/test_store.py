@@ -153,3 +153,27 @@ class TestBadInput:
         save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
         with pytest.raises(ValueError, match=r"columns \['loss'\] missing from the stored or recomputed table"):
             assert_matches_stored(_frame(), "demo", keys=["dataset", "fold"], values=["loss"])
+
+
+def _grid_experiment(profile: str, cache_dir: str = "") -> pd.DataFrame:
+    from credalbook.experiments.grid import run_grid, tidy
+
+    configs = [{"x": x} for x in range(3)]
+    return tidy(configs, run_grid(_cube, configs, backend="sequential", cache_dir=cache_dir, progress=False))
+
+
+def _cube(x: int) -> dict:
+    return {"value": x ** 3}
+
+
+def test_run_experiment_notes_cache_hits_in_the_provenance(results, tmp_path, monkeypatch):
+    from functools import partial
+
+    from credalbook.experiments import registry
+
+    monkeypatch.setitem(registry.EXPERIMENTS, "demo_grid", registry.Experiment(
+        "demo_grid", partial(_grid_experiment, cache_dir=str(tmp_path / "cache")), "three cubes"))
+    first = registry.run_experiment("demo_grid", profile="ci")
+    assert first["value"].tolist() == [0, 1, 8] and "note" not in provenance("demo_grid")
+    registry.run_experiment("demo_grid", profile="ci")
+    assert provenance("demo_grid")["note"].startswith("3 of 3 grid cells were read from the cache")

@@ -187,27 +187,26 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
     The stored table always holds whole (dataset, run) blocks; when ``stop_at`` (a
     ``time.time()`` value) passes, no new block starts and the provenance profile reads
     ``full-partial``. Per-fold results are cached, so a restart resumes where it stopped; the
-    provenance runtime is then the last leg's only, and its note says so.
+    provenance note then says how many folds were read from the cache.
     """
+    from credalbook.experiments.grid import cache_tally
+    from credalbook.experiments.registry import cache_note
     from credalbook.experiments.store import save_results
 
     start = time.perf_counter()
     order = cost_order(available_datasets())
     frames, total = [], len(PROFILES["full"]["runs"]) * len(order)
-    for run in PROFILES["full"]["runs"]:
-        for dataset in order:
-            if stop_at is not None and time.time() > stop_at:
-                break
-            frames.append(benchmark("full", [dataset], [run], backend=backend, n_jobs=n_jobs, progress=False))
-            rows = pd.concat(frames, ignore_index=True)
-            profile = "full" if len(frames) == total else "full-partial"
-            save_results(rows, NAME, profile=profile, runtime_seconds=time.perf_counter() - start,
-                         note=RESUMABLE_NOTE.format(hours=rows["seconds"].sum() / 3600))
+    with cache_tally() as tally:
+        for run in PROFILES["full"]["runs"]:
+            for dataset in order:
+                if stop_at is not None and time.time() > stop_at:
+                    break
+                frames.append(benchmark("full", [dataset], [run], backend=backend, n_jobs=n_jobs, progress=False))
+                rows = pd.concat(frames, ignore_index=True)
+                profile = "full" if len(frames) == total else "full-partial"
+                note = f"{cache_note(tally)} The folds' own fit-and-predict times sum to {rows['seconds'].sum() / 3600:.1f} CPU hours."
+                save_results(rows, NAME, profile=profile, runtime_seconds=time.perf_counter() - start, note=note.strip())
     return pd.concat(frames, ignore_index=True)
-
-
-RESUMABLE_NOTE = ("The run resumes from a per-fold cache, so its wall-clock time counts only the last leg; "
-                  "the folds' own fit-and-predict times sum to {hours:.1f} CPU hours.")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 through joblib (``backend="loky"`` locally; ``"dask"`` or ``"ray"`` send the same calls to
 a cluster once a client is connected), with a tqdm progress bar, and caches each result on
 disk under a key that hashes the task's qualified name, its ``version`` and the config.
+Inside ``with cache_tally() as tally:`` every grid run counts its cells and cache hits, so
+that a stored result can say how much of it was read rather than computed.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import json
 import os
 import tempfile
 import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -35,6 +39,28 @@ def _json_default(value):
     if isinstance(value, (set, frozenset)):
         return sorted(value)
     raise TypeError(type(value).__name__)
+
+
+@dataclass
+class CacheTally:
+    """Grid cells run, and how many of them were read from the cache, inside :func:`cache_tally`."""
+
+    cells: int = 0
+    cached: int = 0
+
+
+_tally = CacheTally()
+
+
+@contextmanager
+def cache_tally():
+    """Context manager yielding a fresh :class:`CacheTally` that the grid runs inside it update."""
+    global _tally
+    previous, _tally = _tally, CacheTally()
+    try:
+        yield _tally
+    finally:
+        _tally = previous
 
 
 def default_cache_dir() -> Path:
@@ -82,6 +108,8 @@ def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int =
     salt = f"{task.__module__}.{task.__qualname__}:{version}"
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     files = [folder / task.__name__ / f"{config_hash(c, salt)}.joblib" if cache else None for c in configs]
+    _tally.cells += len(files)
+    _tally.cached += sum(f is not None and f.is_file() for f in files)
     calls = (joblib.delayed(_cached_call)(task, c, f) for c, f in zip(configs, files))
     # disable=None: a bar on a terminal (make reproduce), none on a pipe or in an executed page
     disable = True if not progress or os.environ.get("TQDM_DISABLE") else None

@@ -46,14 +46,24 @@ def discover() -> dict[str, Experiment]:
 
 def run_experiment(name: str, profile: str = "full", save: bool = True) -> pd.DataFrame:
     """Run one registered experiment and (by default) store its tidy result with provenance."""
+    from credalbook.experiments.grid import cache_tally
     from credalbook.experiments.store import save_results
 
     experiments = discover()
     if name not in experiments:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(sorted(experiments))}")
     start = time.perf_counter()
-    frame = experiments[name].function(profile=profile)
+    with cache_tally() as tally:
+        frame = experiments[name].function(profile=profile)
     runtime = time.perf_counter() - start
     if save:
-        save_results(frame, name, profile=profile, runtime_seconds=runtime)
+        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=cache_note(tally))
     return frame
+
+
+def cache_note(tally) -> str:
+    """The provenance note for a run whose grid cells were partly read from the cache ("" if none was)."""
+    if not tally.cached:
+        return ""
+    return (f"{tally.cached} of {tally.cells} grid cells were read from the cache (.cache/grid), "
+            "so the runtime counts only the others.")
