@@ -11,7 +11,6 @@ import pytest
 
 from credalbook.experiments import grid
 from credalbook.experiments.grid import cache_tally, config_hash, default_cache_dir, run_grid, tidy
-from credalbook.experiments.registry import cache_note
 
 
 # Module-level tasks: worker processes import them by name.
@@ -83,8 +82,8 @@ def test_cache_tally_counts_cells_and_hits(tmp_path, log):
             run_grid(square, configs, backend="sequential", cache_dir=tmp_path, progress=False, cache=False)
     assert (first.cells, first.cached) == (3, 0)
     assert (second.cells, second.cached) == (4, 3) and (inner.cells, inner.cached) == (3, 0)
-    assert cache_note(first) == ""
-    assert cache_note(second) == ("3 of 4 grid cells were read from the cache (.cache/grid), "
+    assert first.note() == ""
+    assert second.note() == ("3 of 4 grid cells were read from the cache (.cache/grid), "
                                   "so the runtime counts only the others.")
 
 

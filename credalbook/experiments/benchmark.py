@@ -117,13 +117,18 @@ def set_scores(y_true: np.ndarray, sets: np.ndarray, single: np.ndarray) -> dict
     return out
 
 
+def discretised_fold(X: pd.DataFrame, y: pd.Series, train: np.ndarray, test: np.ndarray):
+    """``(X_train, X_test)`` discretised by MDL fitted on the training rows only."""
+    discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
+    return discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
+
+
 def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tuple = CLASSIFIERS,
                   n_folds: int = N_FOLDS) -> pd.DataFrame:
     """Rows (one per classifier) of sums over the test instances of one fold (see the module docstring)."""
     X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold, n_folds)
-    discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
-    X_train, X_test = discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
+    X_train, X_test = discretised_fold(X, y, train, test)
     n_features = X_train.shape[1]
     if cfs:
         selector = CFSSelector().fit(X_train, y.iloc[train])
@@ -190,7 +195,6 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
     provenance note then says how many folds were read from the cache.
     """
     from credalbook.experiments.grid import cache_tally
-    from credalbook.experiments.registry import cache_note
     from credalbook.experiments.store import save_results
 
     start = time.perf_counter()
@@ -204,7 +208,7 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
                 frames.append(benchmark("full", [dataset], [run], backend=backend, n_jobs=n_jobs, progress=False))
                 rows = pd.concat(frames, ignore_index=True)
                 profile = "full" if len(frames) == total else "full-partial"
-                note = f"{cache_note(tally)} The folds' own fit-and-predict times sum to {rows['seconds'].sum() / 3600:.1f} CPU hours."
+                note = f"{tally.note()} The folds' own fit-and-predict times sum to {rows['seconds'].sum() / 3600:.1f} CPU hours."
                 save_results(rows, NAME, profile=profile, runtime_seconds=time.perf_counter() - start, note=note.strip())
     return pd.concat(frames, ignore_index=True)
 
@@ -322,9 +326,8 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
     X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold)
     test = test[:n_test]
-    discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
-    model = LazyNaiveCredalClassifier().fit(discretiser.transform(X.iloc[train]), y.iloc[train])
-    X_test = discretiser.transform(X.iloc[test])
+    X_train, X_test = discretised_fold(X, y, train, test)
+    model = LazyNaiveCredalClassifier().fit(X_train, y.iloc[train])
     sets = model.predict_set(X_test)
     radius, class_counts = model.neighbourhood(X_test)
     open_ = sets.sum(axis=1) > 1
@@ -374,8 +377,7 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
             X = _numeric_as_nominal(X)
         recode = missing_as_category if options.get("missing_as_value", False) else (lambda frame: frame)
         for train, test in folds:
-            discretiser = MDLDiscretizer().fit(X.iloc[train], y.iloc[train])
-            X_train, X_test = recode(discretiser.transform(X.iloc[train])), recode(discretiser.transform(X.iloc[test]))
+            X_train, X_test = (recode(part) for part in discretised_fold(X, y, train, test))
             for name in classifiers:
                 sets, single = classifier(name).fit(X_train, y.iloc[train]).predict_with_set(X_test)
                 key = (name, variant)

@@ -48,6 +48,13 @@ class CacheTally:
     cells: int = 0
     cached: int = 0
 
+    def note(self) -> str:
+        """The provenance note for a run whose cells were partly read from the cache ("" if none was)."""
+        if not self.cached:
+            return ""
+        return (f"{self.cached} of {self.cells} grid cells were read from the cache (.cache/grid), "
+                "so the runtime counts only the others.")
+
 
 _tally = CacheTally()
 

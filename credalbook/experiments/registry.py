@@ -57,13 +57,5 @@ def run_experiment(name: str, profile: str = "full", save: bool = True) -> pd.Da
         frame = experiments[name].function(profile=profile)
     runtime = time.perf_counter() - start
     if save:
-        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=cache_note(tally))
+        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=tally.note())
     return frame
-
-
-def cache_note(tally) -> str:
-    """The provenance note for a run whose grid cells were partly read from the cache ("" if none was)."""
-    if not tally.cached:
-        return ""
-    return (f"{tally.cached} of {tally.cells} grid cells were read from the cache (.cache/grid), "
-            "so the runtime counts only the others.")
