@@ -188,6 +188,14 @@ def test_ci_profile_runs_the_same_on_a_local_dask_cluster():
 
 
 class TestBadInput:
+    def test_lncc_neighbourhoods(self):
+        with pytest.raises(ValueError, match="n_test"):
+            bm.lncc_neighbourhoods("iris", n_test=0)
+        with pytest.raises(ValueError, match="few"):
+            bm.lncc_neighbourhoods("iris", few=-1)
+        with pytest.raises(ValueError, match="fold must be in 0..9"):
+            bm.lncc_neighbourhoods("iris", fold=10)
+
     def test_classifier_and_profile(self):
         with pytest.raises(ValueError, match="classifier must be one of"):
             bm.classifier("SVM")

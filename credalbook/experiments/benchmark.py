@@ -32,6 +32,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from credalbook._validation import check_scalar
 from credalbook.classifiers.cma import CredalModelAveraging
 from credalbook.classifiers.credal_tree import CredalDecisionTree
 from credalbook.classifiers.lncc import LazyNaiveCredalClassifier
@@ -323,6 +324,9 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
     median size, and, over the indeterminate instances, the share of sets holding a class with
     at most ``few`` training instances in the ball and the share holding a class absent from it.
     """
+    if n_test is not None:
+        check_scalar(n_test, "n_test", low=1, integer=True)
+    check_scalar(few, "few", low=0, integer=True)
     X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold)
     test = test[:n_test]
