@@ -2,8 +2,7 @@
 
 nbval 0.11 only collects ``.ipynb`` files and reads them with ``nbformat.read``; the chapters
 are jupytext markdown notebooks, so this collector reads them through ``jupytext.read``
-instead (see ``../shared/notes/toolchain.md``). Plain markdown pages (no kernelspec) are
-not collected.
+instead. Plain markdown pages (no kernelspec) are not collected.
 """
 from __future__ import annotations
 

@@ -2,24 +2,40 @@
 
 The chapters are MyST markdown notebooks (``chapters/**.md``). ``build`` converts each one
 with jupytext, executes it with papermill (parameters injected after the cell tagged
-``parameters``) into ``_build/executed/``, copies the book's configuration there with
-notebook execution switched off, and renders ``_build/html`` from the executed copies.
-A failing cell fails the build (papermill raises), and so does any Sphinx warning (``-W``).
+``parameters``) into ``_build/executed/``, writes the status page (:func:`status_page`),
+copies the book's configuration there with notebook execution switched off, and renders
+``_build/html`` from the executed copies. The terminal shows one line (or, on a terminal, one
+progress bar) per chapter and a closing table; what the kernels and Sphinx print goes to logs
+under ``_build/logs/``. A failing cell fails the build and is reported in a few lines (chapter,
+cell, error, log), and so does any Sphinx warning (``-W``).
 """
 from __future__ import annotations
 
+import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from importlib import metadata
 from pathlib import Path
 
 import yaml
 
 PROFILES = ("ci", "full")
+STATUS_PAGE = "chapters/status"
+"""The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""
+KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib", "scikit-posthocs",
+                "jupyter-book", "myst-nb", "sphinx", "papermill", "nbval")
+
+
+class BuildError(RuntimeError):
+    """A chapter failed to execute or the HTML failed to render (the message says which and where)."""
 
 
 def repo_root(start: Path | None = None) -> Path:
@@ -75,13 +91,69 @@ def resolve_chapter(root: Path, name: str) -> str:
 
 @dataclass
 class ExecutionResult:
+    """One document of the build: ``status`` is ``ok``, ``failed`` or ``page`` (plain markdown, not executed)."""
+
     chapter: str
     seconds: float
     output: Path
+    status: str = "ok"
+    error: str = ""
+    log: Path | None = None
 
 
-def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path) -> ExecutionResult:
-    """Execute one chapter with papermill; plain markdown pages are copied unchanged."""
+@contextmanager
+def _output_to(log: Path):
+    """Send this process's file descriptors 1 and 2 (and so the kernel's) to ``log`` for the block."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "w", encoding="utf-8") as handle:
+        os.dup2(handle.fileno(), 1)
+        os.dup2(handle.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def failure_summary(error: Exception, source: Path | None = None, max_source_lines: int = 6) -> str:
+    """A few lines for a failed chapter: where the failing cell is, its first lines, and the error.
+
+    With the chapter's ``source`` file the cell is located by its line there (``broken.md, line
+    17, code cell 2``); papermill's error carries the cell's code, name and message.
+    """
+    code = str(getattr(error, "source", "") or "").strip()
+    name, value = getattr(error, "ename", type(error).__name__), getattr(error, "evalue", str(error))
+    where = "cell"
+    if code and source is not None:
+        text = source.read_text(encoding="utf-8")
+        offset = text.find(code)
+        if offset >= 0:
+            line = text.count("\n", 0, offset) + 1
+            where = f"{source.name}, line {line}, code cell {text.count('{code-cell}', 0, offset)}"
+    lines = [f"{where}:"]
+    code_lines = code.splitlines()
+    lines += [f"    {line}" for line in code_lines[:max_source_lines]]
+    if len(code_lines) > max_source_lines:
+        lines.append(f"    ... ({len(code_lines) - max_source_lines} more lines)")
+    message = str(value).strip().splitlines()
+    lines.append(f"{name}: {message[0] if message else ''}")
+    return "\n".join(lines)
+
+
+def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path,
+                    log_dir: Path | None = None) -> ExecutionResult:
+    """Execute one chapter with papermill; plain markdown pages are copied unchanged.
+
+    With ``log_dir`` what the kernel prints goes to ``log_dir/<entry>.log`` and a failing cell
+    gives a result with status ``failed`` and a :func:`failure_summary`; without it, errors raise.
+    """
     import jupytext
     import nbformat
     import papermill
@@ -92,23 +164,26 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path) -> 
         target = out_dir / f"{entry}.md"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-        return ExecutionResult(entry, 0.0, target)
+        return ExecutionResult(entry, 0.0, target, status="page")
     target = out_dir / f"{entry}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     notebook = jupytext.read(source)
     os.environ["TQDM_DISABLE"] = "1"  # progress bars belong to the terminal, not to the pages
-    executed = papermill.execute_notebook(
-        notebook,
-        str(target),
-        parameters=parameters,
-        kernel_name="python3",
-        cwd=str(source.parent),
-        progress_bar=False,
-        request_save_on_cell_execute=False,
-    )
+    options = dict(parameters=parameters, kernel_name="python3", cwd=str(source.parent), progress_bar=False,
+                   request_save_on_cell_execute=False)
+    if log_dir is None:
+        executed = papermill.execute_notebook(notebook, str(target), **options)
+    else:
+        log = log_dir / f"{entry}.log"
+        try:
+            with _output_to(log):
+                executed = papermill.execute_notebook(notebook, str(target), **options)
+        except Exception as error:  # noqa: BLE001 - every failure becomes a reported chapter
+            return ExecutionResult(entry, time.perf_counter() - start, target, status="failed",
+                                   error=failure_summary(error, source), log=log)
     _hide_default_parameters(executed)
     nbformat.write(executed, str(target))
-    return ExecutionResult(entry, time.perf_counter() - start, target)
+    return ExecutionResult(entry, time.perf_counter() - start, target, log=None if log_dir is None else log)
 
 
 def _hide_default_parameters(notebook) -> None:
@@ -123,19 +198,63 @@ def _execute_star(args):
     return execute_chapter(*args)
 
 
-def execute_all(root: Path, parameters: dict, out_dir: Path, jobs: int = 1) -> list[ExecutionResult]:
+def _relative(path: Path | None, root: Path) -> str:
+    if path is None:
+        return ""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+class _Progress:
+    """One line per finished chapter, or one tqdm bar on a terminal (failures always get their lines)."""
+
+    def __init__(self, total: int, root: Path):
+        from tqdm import tqdm
+
+        self.total, self.done, self.root = total, 0, root
+        self.bar = tqdm(total=total, desc="executing", unit="doc", file=sys.stderr) if sys.stderr.isatty() else None
+
+    def update(self, result: ExecutionResult) -> None:
+        self.done += 1
+        mark = {"ok": "ok", "page": "page", "failed": "FAILED"}[result.status]
+        line = f"[{self.done:{len(str(self.total))}d}/{self.total}] {result.seconds:7.1f} s  {mark:6s}  {result.chapter}"
+        report = [line]
+        if result.status == "failed":
+            report += [f"    {row}" for row in result.error.splitlines()]
+            report.append(f"    log: {_relative(result.log, self.root)}; "
+                          f"notebook: {_relative(result.output, self.root)}")
+        if self.bar is None:
+            print("\n".join(report), flush=True)
+        else:
+            if result.status == "failed":
+                self.bar.write("\n".join(report))
+            self.bar.set_postfix_str(f"{mark} {result.chapter}", refresh=False)
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def execute_all(root: Path, parameters: dict, out_dir: Path, jobs: int = 1,
+                log_dir: Path | None = None) -> list[ExecutionResult]:
+    """Execute every toc document in ``jobs`` worker processes; results in the book's order."""
     entries = toc_entries(root)
-    tasks = [(root, e, parameters, out_dir) for e in entries]
-    if jobs <= 1:
-        results = []
-        for task in tasks:
-            print(f"[credalbook] executing {task[1]} ...", flush=True)
-            results.append(execute_chapter(*task))
-        return results
-    # Longest-first is unknown in advance; keep the book's order.
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(_execute_star, tasks))
-    return results
+    log_dir = log_dir or root / "_build" / "logs"
+    progress = _Progress(len(entries), root)
+    results: dict[str, ExecutionResult] = {}
+    try:
+        with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(_execute_star, (root, e, parameters, out_dir, log_dir)): e for e in entries}
+            for future in as_completed(futures):
+                result = future.result()
+                results[result.chapter] = result
+                progress.update(result)
+    finally:
+        progress.close()
+    return [results[e] for e in entries]
 
 
 def _copy_book_files(root: Path, out_dir: Path) -> None:
@@ -151,35 +270,151 @@ def _copy_book_files(root: Path, out_dir: Path) -> None:
             shutil.copy2(path, target)
 
 
-def render(root: Path, executed: Path) -> Path:
-    """Render ``executed`` with jupyter-book into ``root/_build/html`` (warnings are errors)."""
+def render(root: Path, executed: Path, log: Path | None = None) -> Path:
+    """Render ``executed`` with jupyter-book into ``root/_build/html`` (warnings are errors).
+
+    Sphinx's output goes to ``log`` (default ``_build/logs/render.log``); on failure a
+    :class:`BuildError` quotes its warnings and errors and names the log.
+    """
     html = root / "_build" / "html"
     if html.exists():
         shutil.rmtree(html)
+    log = log or root / "_build" / "logs" / "render.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
     jb = Path(sys.executable).with_name("jupyter-book")
     command = [str(jb), "build", str(executed), "--path-output", str(root), "-W", "--keep-going"]
-    subprocess.run(command, check=True)
+    with open(log, "w", encoding="utf-8") as handle:
+        completed = subprocess.run(command, stdout=handle, stderr=subprocess.STDOUT, check=False)
+    if completed.returncode != 0:
+        problems = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+                    if "WARNING" in line or "ERROR" in line or "Error" in line][:15]
+        raise BuildError("rendering the HTML failed:\n" + "\n".join(f"    {p}" for p in problems)
+                         + f"\n    log: {_relative(log, root)}")
     return html
 
 
+# ----------------------------------------------------------------------------------------------
+# The status page
+# ----------------------------------------------------------------------------------------------
+
+def _stored_results(root: Path) -> list[dict]:
+    """The provenance records of ``data/results``, sorted by name."""
+    records = []
+    for path in sorted((root / "data" / "results").glob("*.provenance.json")):
+        records.append(json.loads(path.read_text(encoding="utf-8")))
+    return records
+
+
+def _cached_share(record: dict) -> str:
+    if "grid_cells" in record and record["grid_cells"]:
+        return f"{record['cached_cells']} of {record['grid_cells']} cells"
+    if "resume" in record.get("note", "") or "cache" in record.get("note", ""):
+        return "resumed (see note)"
+    return "not recorded"
+
+
+def _book_commit(root: Path) -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                              cwd=root).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def status_page(results: list[ExecutionResult], profile: str, jobs: int, root: Path, preamble: str) -> str:
+    """The status page's markdown: how each chapter ran, the stored results' provenance, the environment."""
+    executed = [r for r in results if r.status != "page"]
+    chapter_rows = [[f"{{doc}}`/{r.chapter}`", profile, f"{r.seconds:.1f}", r.status] for r in executed]
+    total = sum(r.seconds for r in executed)
+    records = _stored_results(root)
+    result_rows = [[f"`{m['name']}`", f"`{m['commit']}`", m["date"], m["profile"], f"{m['rows']:,}",
+                    f"{m['runtime_seconds']:,.0f}", _cached_share(m)] for m in records]
+    notes = [f"- `{m['name']}`: {m['note']}" for m in records if m.get("note")]
+    environment = [["Python", platform.python_version()], ["platform", f"{platform.system()} {platform.machine()}"],
+                   ["processors", str(os.cpu_count())]] + [[p, _version(p)] for p in KEY_PACKAGES]
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = [preamble.rstrip(), "",
+             f"This build ran on {now} from commit `{_book_commit(root)}`, in the **{profile}** profile with "
+             f"{jobs} worker(s): {len(executed)} notebooks executed in {total:,.0f} s of worker time, "
+             f"{sum(r.status == 'ok' for r in executed)} without error.", "",
+             "## Chapters", "", _table(["chapter", "profile", "seconds", "status"], chapter_rows), "",
+             "## Stored results", "",
+             "Full-scale results are made by `make reproduce` from a committed tree; the chapters show them "
+             "and, in the ci profile, recompute a subset and check it against them. *Cached* is the share "
+             "of grid cells a run read from the per-cell cache rather than computed.", "",
+             _table(["result", "commit", "date", "profile", "rows", "runtime (s)", "cached"], result_rows), ""]
+    if notes:
+        parts += ["Notes of the records:", "", *notes, ""]
+    parts += ["## Environment", "", _table(["", "version"], environment), ""]
+    return "\n".join(parts)
+
+
+def _closing_table(results: list[ExecutionResult], root: Path) -> str:
+    executed = [r for r in results if r.status != "page"]
+    failed = [r for r in executed if r.status == "failed"]
+    width = max(len(r.chapter) for r in results)
+    lines = [f"{'chapter':{width}s}  {'seconds':>8s}  status"]
+    lines += [f"{r.chapter:{width}s}  {r.seconds:8.1f}  {r.status}" for r in results]
+    lines.append(f"{len(executed)} notebooks: {len(executed) - len(failed)} ok, {len(failed)} failed; "
+                 f"{sum(r.seconds for r in executed):,.0f} s of worker time; logs in _build/logs/")
+    return "\n".join(lines)
+
+
 def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = None) -> Path:
+    """Execute every chapter (``jobs`` at once), write the status page and render ``_build/html``.
+
+    Raises :class:`BuildError` when a chapter fails (after every chapter has run, so that one
+    build reports every failure) or when rendering fails.
+    """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
     root = repo_root()
     executed = root / "_build" / "executed"
-    if executed.exists():
-        shutil.rmtree(executed)
+    logs = root / "_build" / "logs"
+    for folder in (executed, logs):
+        if folder.exists():
+            shutil.rmtree(folder)
     executed.mkdir(parents=True)
     parameters = {"profile": profile, **(extra_parameters or {})}
     start = time.perf_counter()
-    results = execute_all(root, parameters, executed, jobs=jobs)
-    executed_seconds = time.perf_counter() - start
-    lines = ["chapter,seconds"] + [f"{r.chapter},{r.seconds:.1f}" for r in results]
-    (root / "_build" / "chapter_timings.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"[credalbook] executing the chapters (profile {profile}, {jobs} at once; kernel output in _build/logs/)",
+          flush=True)
+    results = execute_all(root, parameters, executed, jobs=jobs, log_dir=logs)
+    wall = time.perf_counter() - start
+    (root / "_build" / "chapter_timings.csv").write_text(
+        "chapter,seconds,status\n" + "".join(f"{r.chapter},{r.seconds:.1f},{r.status}\n" for r in results),
+        encoding="utf-8")
+    (root / "_build" / "status.json").write_text(json.dumps(
+        {"profile": profile, "jobs": jobs, "wall_seconds": round(wall, 1),
+         "chapters": [{**asdict(r), "output": _relative(r.output, root), "log": _relative(r.log, root)}
+                      for r in results]}, indent=2) + "\n", encoding="utf-8")
+    print(_closing_table(results, root), flush=True)
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        raise BuildError(f"{len(failed)} chapter(s) failed: " + ", ".join(r.chapter for r in failed)
+                         + " (their cells and errors are above; the HTML was not rendered)")
+    if STATUS_PAGE in {r.chapter for r in results}:
+        page = executed / f"{STATUS_PAGE}.md"
+        page.write_text(status_page(results, profile, jobs, root, chapter_source(root, STATUS_PAGE).read_text(
+            encoding="utf-8")), encoding="utf-8")
     _copy_book_files(root, executed)
+    print("[credalbook] rendering the HTML (jupyter-book, warnings are errors; log in _build/logs/render.log)",
+          flush=True)
+    render_start = time.perf_counter()
     html = render(root, executed)
-    print(f"[credalbook] executed {len(results)} documents in {executed_seconds:.0f} s (profile {profile});"
-          f" timings in _build/chapter_timings.csv; book in {html}")
-    for r in sorted(results, key=lambda r: -r.seconds)[:5]:
-        print(f"[credalbook]   {r.seconds:7.1f} s  {r.chapter}")
+    print(f"[credalbook] executed in {wall:.0f} s, rendered in {time.perf_counter() - render_start:.0f} s: "
+          f"{_relative(html / 'index.html', root)}", flush=True)
     return html

@@ -1,4 +1,4 @@
-"""Command line: ``python -m credalbook {list,run,build,reproduce}`` (also ``credalbook ...``)."""
+"""Command line: ``credalbook {list,datasets,fetch,run,build,reproduce}`` (also ``python -m credalbook ...``)."""
 from __future__ import annotations
 
 import argparse
@@ -23,11 +23,7 @@ def _cmd_list(args) -> int:
         for entry in toc_entries(repo_root()):
             print(f"  {entry}")
     if args.what in ("datasets", "all"):
-        from credalbook import data
-
-        print("datasets:")
-        for row in data.list_datasets().itertuples():
-            print(f"  {row.name:28s} {row.groups:32s} {'available' if row.available else 'MISSING'}")
+        _print_datasets(group=None)
     if args.what in ("experiments", "all"):
         from credalbook.experiments.registry import discover
 
@@ -35,6 +31,59 @@ def _cmd_list(args) -> int:
         for name, experiment in sorted(discover().items()):
             print(f"  {name:28s} {experiment.description}")
     return 0
+
+
+def _print_datasets(group: str | None) -> int:
+    """The table of :func:`credalbook.data.dataset_status` and a summary line; 1 if a checksum fails."""
+    import pandas as pd
+
+    from credalbook import data
+
+    status = data.dataset_status(group)
+    print(f"{'dataset':30s} {'group':13s} {'found in':10s} {'size':>9s}  checksum")
+    for row in status.itertuples():
+        size = "" if pd.isna(row.bytes) else f"{row.bytes / 1e3:,.0f} kB"
+        print(f"{row.name:30s} {row.group:13s} {row.source:10s} {size:>9s}  {row.checksum}")
+    found = status[~status["source"].isin(["missing", "not found"])]
+    bad = status["checksum"].str.startswith("mismatch")
+    folders = "; ".join(f"{source}: {folder}" for source, folder in
+                        found[["source", "folder"]].drop_duplicates().itertuples(index=False))
+    print(f"{len(found)} of {len(status)} datasets found ({folders}), "
+          f"{found['bytes'].sum() / 1e6:.1f} MB; {int(bad.sum())} checksum mismatches; "
+          f"{int((status['source'] == 'missing').sum())} missing everywhere; "
+          f"{int((status['source'] == 'not found').sum())} not on this machine (`credalbook fetch NAME`)")
+    return 1 if bad.any() else 0
+
+
+def _cmd_datasets(args) -> int:
+    return _print_datasets(args.group)
+
+
+def _cmd_fetch(args) -> int:
+    from credalbook import data
+
+    if args.all == bool(args.names):
+        raise ValueError("fetch takes dataset names or --all, not both and not neither")
+    table = data.registry()
+    if args.all:
+        table = table[(table["status"] != "missing") & ((table["urls"] != "") | (args.base_url is not None))]
+        if args.group:
+            table = table[table["group"] == args.group]
+        targets = list(table.drop_duplicates("files")[["name", "group"]].itertuples(index=False, name=None))
+    else:
+        targets = [(name, args.group) for name in args.names]
+    failures = 0
+    for name, group in targets:
+        try:
+            paths = data.fetch(name, group, force=args.force, base_url=args.base_url)
+        except (data.DatasetNotFoundError, data.ChecksumError, data.DownloadError) as error:
+            failures += 1
+            print(f"refused  {name}: {error}", file=sys.stderr)
+            continue
+        size = sum(p.stat().st_size for p in paths)
+        print(f"ok       {name}: {len(paths)} file(s), {size / 1e3:,.0f} kB, sha256 verified")
+    print(f"{len(targets) - failures} of {len(targets)} datasets in the download cache {data.cache_dir()}")
+    return 1 if failures else 0
 
 
 def _cmd_run(args) -> int:
@@ -63,18 +112,33 @@ def _cmd_reproduce(args) -> int:
     names = args.only or sorted(discover())
     for name in names:
         print(f"[reproduce] {name} (profile {args.profile}) ...", flush=True)
-        frame = run_experiment(name, profile=args.profile)
+        frame = run_experiment(name, profile=args.profile, allow_dirty=args.allow_dirty)
         print(f"[reproduce] {name}: {len(frame)} rows -> {results_path(name)}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from credalbook.data import GROUPS
+
     parser = argparse.ArgumentParser(prog="credalbook", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list chapters, datasets and experiments")
     p.add_argument("what", nargs="?", default="all", choices=["all", "chapters", "datasets", "experiments"])
     p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("datasets", help="where each dataset is found, its size and checksum status")
+    p.add_argument("--group", choices=GROUPS, help="one paper's datasets")
+    p.set_defaults(func=_cmd_datasets)
+
+    p = sub.add_parser("fetch", help="download datasets into the download cache (sha256 checked)")
+    p.add_argument("names", nargs="*", metavar="NAME", help="dataset names or aliases (see `credalbook datasets`)")
+    p.add_argument("--all", action="store_true", help="every dataset with a download address")
+    p.add_argument("--group", choices=GROUPS, help="the paper group of the names (default: the first holding it)")
+    p.add_argument("--from", dest="base_url", metavar="URL",
+                   help="a server holding a copy of the book's data/raw/ (default: the registry's source URLs)")
+    p.add_argument("--force", action="store_true", help="download again files already cached")
+    p.set_defaults(func=_cmd_fetch)
 
     p = sub.add_parser("run", help="execute one chapter with papermill into _build/executed/")
     p.add_argument("chapter", help="a _toc.yml entry or a unique chapter name, e.g. betting")
@@ -91,15 +155,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="run registered experiments and store tidy CSVs in data/results/")
     p.add_argument("--profile", default="full", choices=["ci", "full"])
     p.add_argument("--only", nargs="*", help="experiment names (default: all)")
+    p.add_argument("--allow-dirty", action="store_true",
+                   help="store full-profile results from a tree with uncommitted changes (the record says so)")
     p.set_defaults(func=_cmd_reproduce)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from credalbook.book import BuildError
+    from credalbook.experiments.store import DirtyTreeError
+
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (FileNotFoundError, KeyError, ValueError) as error:
+    except (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError) as error:
         print(f"credalbook: error: {error}", file=sys.stderr)
         return 2
 

@@ -3,22 +3,27 @@
 ``load(name, group)`` returns a :class:`Dataset` (features ``X`` as a DataFrame of float and
 categorical columns, class labels ``y`` as a Categorical). What a dataset *is* (its file or
 files, format, class attribute, the id/leakage columns to drop, its sha256 and expected size)
-is written down once, in the registry ``data/datasets.csv``; this module only reads it.
+is written down once, in the registry ``credalbook/datasets.csv`` (installed with the package);
+this module only reads it.
 
-Sources, searched in this order:
+Sources, searched in this order (:data:`SOURCES`):
 
-1. the offline mirror: ``$CREDALBOOK_DATA_MIRROR``, else ``<repo>/../shared/datasets``
-   (layout and ``MANIFEST.csv`` described in its README); every file's sha256 is checked;
-2. data shipped inside an installed package: scikit-learn's bundled copies, used only where the
-   registry names one that was checked value by value against the mirror's file (``sklearn``
-   column; ``tests/test_data.py`` repeats that check);
-3. a download cache: ``$CREDALBOOK_DATA_CACHE``, else ``~/.cache/credalbook/downloads``, with
-   the mirror's layout; :func:`fetch` fills it from the registry's URLs (the mirror's source
-   commits) and checks the same sha256.
+1. ``repository``: the book's own copy, ``data/raw/`` of the checkout (every available dataset,
+   with its origin, licence and citation in ``data/raw/README.md``);
+2. ``mirror``: a folder with the same layout named by ``$CREDALBOOK_DATA_MIRROR``, when set;
+3. ``package``: data shipped inside an installed package: scikit-learn's bundled copies, used
+   only where the registry names one that was checked value by value against the book's file
+   (``sklearn`` column; ``tests/test_data.py`` repeats that check);
+4. ``cache``: the download cache, ``$CREDALBOOK_DATA_CACHE``, else
+   ``~/.cache/credalbook/downloads``, with the same layout; :func:`fetch` (``credalbook fetch``)
+   fills it from the registry's URLs (the files' source commits) or from a server holding a
+   copy of ``data/raw/``, and checks the same sha256.
 
-A dataset found in none of them raises :class:`DatasetNotFoundError`, naming every place
-searched. Datasets that no source has (connect-4, musk v2, SWD) are registry rows with status
-``missing`` and their own explanation.
+Every file read from a folder has its sha256 checked against the registry. A dataset found in
+none of them raises :class:`DatasetNotFoundError`, naming every place searched. Datasets that
+no source has (connect-4, musk v2, SWD) are registry rows with status ``missing`` and their own
+explanation. :func:`dataset_status` (``credalbook datasets``) says where each dataset is found,
+its size and whether its checksum holds, without parsing the files.
 
 Conventions of the returned data (the papers' preprocessing is *not* applied here):
 
@@ -28,7 +33,7 @@ Conventions of the returned data (the papers' preprocessing is *not* applied her
   headerless files stay numeric, as the files give them. Missing values (``?`` or empty) are NaN.
 - ``y``: the class attribute as a Categorical; declared order kept, values that never occur
   removed (ARFF headers of anneal, heart-c... declare more classes than occur); ordered for the
-  ordinal group ``yang2017``. **Rows whose class is missing are dropped** (none of the mirror's
+  ordinal group ``yang2017``. **Rows whose class is missing are dropped** (none of the book's
   files has such a row; the check stays for other sources).
 - The id/leakage columns named in the registry are dropped, and so are the *other* targets of
   multi-target files (solar-flare, cardiotocography).
@@ -38,6 +43,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from functools import lru_cache
@@ -56,7 +63,7 @@ _REGISTRY_COLUMNS = ["group", "name", "aliases", "in_paper", "status", "files", 
 
 
 class DatasetNotFoundError(FileNotFoundError):
-    """A dataset that no source (mirror, package, download cache) can provide."""
+    """A dataset that no source (repository, mirror, package, download cache) can provide."""
 
 
 class ChecksumError(ValueError):
@@ -71,8 +78,9 @@ class ArffFormatError(ValueError):
 class Dataset:
     """A loaded dataset: features ``X`` (float or Categorical columns) and class labels ``y``.
 
-    ``source`` says where the data came from (``mirror:<path>``, ``sklearn:<loader>``,
-    ``cache:<path>``); ``group`` is the paper group whose class convention was applied.
+    ``source`` says where the data came from: ``"<source>:<files>"`` with a source of
+    :data:`SOURCES` and the files relative to it (``repository:uci/iris.arff``), or
+    ``package:sklearn.load_wine``; ``group`` is the paper group whose class convention was applied.
     """
 
     name: str
@@ -188,10 +196,10 @@ def _parse_attribute(rest: str) -> tuple[str, str, list[str] | None]:
 def read_arff(path: str | os.PathLike, text: str | None = None) -> pd.DataFrame:
     """Read a Weka ARFF or KEEL ``.dat`` file into a DataFrame (float / Categorical / object columns).
 
-    Tolerant of what the mirror's files contain (``../shared/datasets/README.md``, "Format
-    pitfalls"): CRLF line ends, ``%`` comments, case-insensitive keywords, quoted attribute names
-    with spaces, Weka's and KEEL's ``integer [lo, hi]`` / ``real[lo,hi]`` ranges, spaces inside
-    nominal declarations and around data values, ``?`` for a missing value, KEEL's ``@inputs`` /
+    Tolerant of what the book's files contain (``data/raw/README.md``, "Format pitfalls"): CRLF
+    line ends, ``%`` comments, case-insensitive keywords, quoted attribute names with spaces,
+    Weka's and KEEL's ``integer [lo, hi]`` / ``real[lo,hi]`` ranges, spaces inside nominal
+    declarations and around data values, ``?`` for a missing value, KEEL's ``@inputs`` /
     ``@outputs`` lines, quoted values and sparse ``{index value, ...}`` rows. Nominal columns keep
     the declared value order; a data value outside the declaration is an error, not a silent NaN.
     """
@@ -323,8 +331,8 @@ def _as_categorical(series: pd.Series) -> pd.Categorical:
 # ---------------------------------------------------------------------------------------------
 
 def registry_path() -> Path:
-    """``data/datasets.csv`` of the book's checkout."""
-    return Path(__file__).resolve().parent.parent / "data" / "datasets.csv"
+    """The dataset registry ``datasets.csv``, installed inside the package."""
+    return Path(__file__).resolve().parent / "datasets.csv"
 
 
 @lru_cache(maxsize=1)
@@ -345,12 +353,19 @@ def registry() -> pd.DataFrame:
     return _registry_cached(str(path), path.stat().st_mtime).copy()
 
 
-def mirror_dir() -> Path:
-    """The offline mirror: ``$CREDALBOOK_DATA_MIRROR``, else ``<repo>/../shared/datasets``."""
+SOURCES = ("repository", "mirror", "package", "cache")
+"""Where :func:`load` looks, in this order (see the module docstring)."""
+
+
+def repository_dir() -> Path:
+    """The book's own copy of the data: ``data/raw/`` of the checkout (absent from an installed wheel)."""
+    return Path(__file__).resolve().parent.parent / "data" / "raw"
+
+
+def mirror_dir() -> Path | None:
+    """A folder with the layout of ``data/raw/`` named by ``$CREDALBOOK_DATA_MIRROR``, or None when unset."""
     env = os.environ.get("CREDALBOOK_DATA_MIRROR")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+    return Path(env) if env else None
 
 
 def cache_dir() -> Path:
@@ -359,6 +374,17 @@ def cache_dir() -> Path:
     if env:
         return Path(env)
     return Path.home() / ".cache" / "credalbook" / "downloads"
+
+
+def source_folder(source: str) -> tuple[Path | None, str]:
+    """The folder of a folder source (``repository``, ``mirror``, ``cache``) and how to change it."""
+    if source == "repository":
+        return repository_dir(), "the checkout's data/raw"
+    if source == "mirror":
+        return mirror_dir(), "set CREDALBOOK_DATA_MIRROR"
+    if source == "cache":
+        return cache_dir(), "fill it with `credalbook fetch NAME`; set CREDALBOOK_DATA_CACHE"
+    raise ValueError(f"source must be one of 'repository', 'mirror' or 'cache', got {source!r}")
 
 
 def _split(field: str) -> list[str]:
@@ -407,10 +433,21 @@ def sha256_of(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=512)
+def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
+    return sha256_of(path)
+
+
+def _verified_sha(path: Path) -> str:
+    """sha256 of ``path``, computed once per (path, size, modification time)."""
+    stat = path.stat()
+    return _sha256_cached(str(path), stat.st_size, stat.st_mtime_ns)
+
+
 @lru_cache(maxsize=256)
 def _read_verified(path: str, size: int, mtime_ns: int, expected_sha: str, fmt: str, sep: str,
                    header: bool) -> pd.DataFrame:
-    actual = sha256_of(path)
+    actual = _sha256_cached(path, size, mtime_ns)
     if expected_sha and actual != expected_sha:
         raise ChecksumError(f"{path}: sha256 {actual} differs from the registry's {expected_sha} "
                             "(modified or truncated copy; restore the file or fetch it again)")
@@ -438,7 +475,7 @@ def _read_files(entry: pd.Series, folder: Path) -> pd.DataFrame | None:
 
 
 def _from_sklearn(entry: pd.Series) -> pd.DataFrame:
-    """The registry's scikit-learn copy, with the mirror file's column names and labels.
+    """The registry's scikit-learn copy, with the book's file's column names and labels.
 
     The ``sklearn`` field reads ``loader:feature|...|feature|class name|label,label,...``.
     """
@@ -459,25 +496,26 @@ def _from_sklearn(entry: pd.Series) -> pd.DataFrame:
 
 
 def _locate(entry: pd.Series) -> tuple[pd.DataFrame, str]:
-    searched = []
+    """The table of a registry row from the first source that has it, and ``"source:files"``."""
     if entry["status"] == "missing":
         raise DatasetNotFoundError(f"{entry['name']} is not available: {entry['note']}")
-    mirror = mirror_dir()
-    table = _read_files(entry, mirror)
-    if table is not None:
-        return table, "mirror:" + ";".join(str(mirror / f) for f in _split(entry["files"]))
-    searched.append(f"the mirror {mirror} (files {entry['files']}; set CREDALBOOK_DATA_MIRROR)")
-    if entry["sklearn"]:
-        return _from_sklearn(entry), "sklearn:" + entry["sklearn"].partition(":")[0]
-    searched.append("package data (scikit-learn ships no copy of it)")
-    cache = cache_dir()
-    table = _read_files(entry, cache)
-    if table is not None:
-        return table, "cache:" + ";".join(str(cache / f) for f in _split(entry["files"]))
-    searched.append(f"the download cache {cache} (fill it with credalbook.data.fetch({entry['name']!r}) "
-                    "where there is internet; set CREDALBOOK_DATA_CACHE)")
+    searched = []
+    for source in SOURCES:
+        if source == "package":
+            if entry["sklearn"]:
+                return _from_sklearn(entry), "package:sklearn." + entry["sklearn"].partition(":")[0]
+            searched.append("package data (scikit-learn ships no copy of it)")
+            continue
+        folder, hint = source_folder(source)
+        if folder is None:
+            searched.append(f"no {source} ({hint})")
+            continue
+        table = _read_files(entry, folder)
+        if table is not None:
+            return table, f"{source}:{entry['files']}"
+        searched.append(f"the {source} {folder} ({hint})")
     raise DatasetNotFoundError(f"{entry['name']} ({entry['group']}) is not available; searched: "
-                               + "; ".join(searched))
+                               + "; ".join(searched) + f". Files: {entry['files']}")
 
 
 def _build(entry: pd.Series, table: pd.DataFrame, source: str, group: str | None,
@@ -567,29 +605,98 @@ def load_group(group: str) -> Iterator[Dataset]:
             continue
 
 
+def dataset_status(group: str | None = None) -> pd.DataFrame:
+    """Where each registry dataset is found, its size and its checksum status, without parsing any file.
+
+    One row per registry row (of ``group``, or all). Columns: group, name, source (the first of
+    :data:`SOURCES` that holds every file of the dataset, ``"missing"`` for a dataset no source
+    has, ``"not found"`` for one absent from this machine), folder (the source's folder),
+    files, bytes (their total size), checksum (``"ok"``, ``"mismatch: FILE"`` naming the first
+    file whose sha256 differs from the registry's, ``"n/a"`` for package data, ``""`` when not
+    found) and note. This is what ``credalbook datasets`` prints.
+    """
+    _check_group(group)
+    table = registry()
+    if group is not None:
+        table = table[table["group"] == group]
+    rows = []
+    for _, entry in table.iterrows():
+        row = dict(group=entry["group"], name=entry["name"], source="not found", folder="", files=entry["files"],
+                   bytes=pd.NA, checksum="", note=entry["note"])
+        if entry["status"] == "missing":
+            row["source"] = "missing"
+            rows.append(row)
+            continue
+        for source in SOURCES:
+            if source == "package":
+                if entry["sklearn"]:
+                    row.update(source="package", folder="scikit-learn", checksum="n/a")
+                    break
+                continue
+            folder, _ = source_folder(source)
+            paths = [folder / f for f in _split(entry["files"])] if folder is not None else []
+            if paths and all(p.is_file() for p in paths):
+                bad = [p for p, sha in zip(paths, _split(entry["sha256"])) if _verified_sha(p) != sha]
+                row.update(source=source, folder=str(folder), bytes=sum(p.stat().st_size for p in paths),
+                           checksum=f"mismatch: {bad[0].relative_to(folder)}" if bad else "ok")
+                break
+        rows.append(row)
+    return pd.DataFrame(rows).astype({"bytes": "Int64"})
+
+
 # ---------------------------------------------------------------------------------------------
 # Downloads
 # ---------------------------------------------------------------------------------------------
 
+class DownloadError(OSError):
+    """A download that failed before any checksum could be checked (no network, HTTP error)."""
+
+
 def _download(url: str, timeout: float = 60.0) -> bytes:
-    """The bytes at ``url`` (urllib; replaced by a fake in the tests)."""
-    with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - registry URLs only
-        return response.read()
+    """The bytes at ``url``, with a progress bar on a terminal."""
+    from tqdm import tqdm
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 - http(s) checked by fetch
+            total = response.length
+            chunks = []
+            with tqdm(total=total, unit="B", unit_scale=True, desc=url.rsplit("/", 1)[-1], disable=None,
+                      leave=False) as bar:
+                for chunk in iter(lambda: response.read(1 << 16), b""):
+                    chunks.append(chunk)
+                    bar.update(len(chunk))
+            return b"".join(chunks)
+    except urllib.error.HTTPError as error:
+        raise DownloadError(f"download of {url} failed: HTTP {error.code} {error.reason}") from None
+    except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+        raise DownloadError(f"download of {url} failed: {getattr(error, 'reason', error)}") from None
 
 
-def fetch(name: str, group: str | None = None, *, force: bool = False) -> list[Path]:
+def _check_base_url(base_url: str | None) -> None:
+    if base_url is not None and not (isinstance(base_url, str) and re.match(r"https?://[^/\s]+", base_url)):
+        raise ValueError(f"base_url must be an http:// or https:// address, got {base_url!r}")
+
+
+def fetch(name: str, group: str | None = None, *, force: bool = False, base_url: str | None = None) -> list[Path]:
     """Download the files of dataset ``name`` into the download cache, checking their sha256.
 
-    The URLs are those of the registry (the raw files of the mirror's source repositories at
-    their snapshot commits), so a fetched file is byte-identical to the mirror's and its sha256
-    can be checked; OpenML and UCI serve other serialisations of the same data (OpenML rewrites
-    the ARFF, UCI serves the raw ``.data`` files), whose checksums the registry cannot vouch for. Files already
-    in the cache with the right checksum are not downloaded again unless ``force``. Returns the
-    cached paths. Needs internet; raises ``DatasetNotFoundError`` for a dataset with no URL and
-    :class:`ChecksumError` for a download whose sha256 differs (nothing is then written).
+    Without ``base_url`` the URLs are those of the registry: the raw files of the source
+    repositories at their snapshot commits, so a fetched file is byte-identical to the book's
+    copy and its sha256 can be checked (OpenML and UCI serve other serialisations of the same
+    data, whose checksums the registry cannot vouch for). With ``base_url`` (``http(s)://...``)
+    the files are read from a server holding a copy of the book's ``data/raw/`` folder, at
+    ``base_url/<file>``. Files already in the cache with the right checksum are not downloaded
+    again unless ``force``. Returns the cached paths. Raises ``DatasetNotFoundError`` for a
+    dataset with no URL, :class:`DownloadError` when the server cannot be reached or refuses,
+    and :class:`ChecksumError` for a download whose sha256 differs (nothing is then written).
     """
+    _check_base_url(base_url)
     entry = _entry(name, group)
-    files, urls, shas = _split(entry["files"]), _split(entry["urls"]), _split(entry["sha256"])
+    files, shas = _split(entry["files"]), _split(entry["sha256"])
+    if base_url is not None and entry["status"] != "missing":
+        urls = [f"{base_url.rstrip('/')}/{urllib.parse.quote(relative)}" for relative in files]
+    else:
+        urls = _split(entry["urls"])
     if entry["status"] == "missing" or not urls:
         raise DatasetNotFoundError(f"{entry['name']} cannot be fetched: the registry has no verified URL for it"
                                    + (f" ({entry['note']})" if entry["note"] else ""))
@@ -599,7 +706,7 @@ def fetch(name: str, group: str | None = None, *, force: bool = False) -> list[P
     paths = []
     for relative, url, sha in zip(files, urls, shas):
         path = target / relative
-        if path.is_file() and not force and sha256_of(path) == sha:
+        if path.is_file() and not force and _verified_sha(path) == sha:
             paths.append(path)
             continue
         payload = _download(url)

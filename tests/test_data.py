@@ -1,4 +1,4 @@
-"""The data layer: every mirror file against MANIFEST.csv, class conventions, sources and errors."""
+"""The data layer: every file of data/raw against MANIFEST.csv, class conventions, sources and errors."""
 from __future__ import annotations
 
 import re
@@ -14,18 +14,15 @@ from credalbook import data
 from credalbook.data import (ArffFormatError, ChecksumError, Dataset, DatasetNotFoundError, fetch, list_datasets,
                              load, load_group, read_arff, read_delimited, registry)
 
-MIRROR = data.mirror_dir()
-needs_mirror = pytest.mark.skipif(not (MIRROR / "MANIFEST.csv").is_file(), reason="offline mirror absent")
+RAW = data.repository_dir()
 
 
 def _manifest() -> pd.DataFrame:
-    frame = pd.read_csv(MIRROR / "MANIFEST.csv", dtype=str, keep_default_na=False)
+    frame = pd.read_csv(RAW / "MANIFEST.csv", dtype=str, keep_default_na=False)
     return frame[frame["n_rows"] != ""]
 
 
 def _manifest_rows():
-    if not (MIRROR / "MANIFEST.csv").is_file():
-        return []
     return [pytest.param(row, id=f"{row['file']}:{row['class_attribute']}") for _, row in _manifest().iterrows()]
 
 
@@ -35,27 +32,25 @@ def _class_name(manifest_class: str) -> str:
 
 
 def _read_any(path: Path) -> pd.DataFrame:
-    """The registry's reader for a mirror file, found through the registry row that names it."""
+    """The registry's reader for a file of data/raw, found through the registry row that names it."""
     table = registry()
-    entry = table[table["files"] == str(path.relative_to(MIRROR))].iloc[0]
+    entry = table[table["files"] == str(path.relative_to(RAW))].iloc[0]
     if entry["format"] == "arff":
         return read_arff(path)
     sep = "whitespace" if entry["format"] == "whitespace" else entry["sep"]
     return read_delimited(path, sep=sep, header=entry["header"] != "no")
 
 
-# ------------------------------------------------------------------------------ mirror vs MANIFEST
-@needs_mirror
+# ------------------------------------------------------------------------------ data/raw vs MANIFEST
 @pytest.mark.parametrize("row", _manifest_rows())
-def test_every_mirror_file_parses_with_manifest_counts(row):
-    frame = _read_any(MIRROR / row["file"])
+def test_every_raw_file_parses_with_manifest_counts(row):
+    frame = _read_any(RAW / row["file"])
     class_attribute = _class_name(row["class_attribute"])
     assert len(frame) == int(row["n_rows"])
     assert frame.shape[1] == int(row["n_attributes"])
     assert frame[class_attribute].nunique(dropna=True) == int(row["n_classes"])
 
 
-@needs_mirror
 def test_registry_covers_manifest_and_copies_its_checksums():
     table = registry()
     for _, row in _manifest().iterrows():
@@ -68,15 +63,15 @@ def test_registry_covers_manifest_and_copies_its_checksums():
             assert entry["class_attribute"] == _class_name(row["class_attribute"])
 
 
-@needs_mirror
 @pytest.mark.parametrize("group,name", [pytest.param(g, n, id=f"{g}:{n}") for g, n in
-                                        registry().query("status == 'mirror'")[["group", "name"]].itertuples(
-                                            index=False)] if (MIRROR / "MANIFEST.csv").is_file() else [])
-def test_every_registry_dataset_loads_with_expected_sizes(group, name):
+                                        registry().query("status == 'available'")[["group", "name"]].itertuples(
+                                            index=False)])
+def test_every_registry_dataset_loads_from_the_repository_with_expected_sizes(group, name, monkeypatch):
+    monkeypatch.delenv("CREDALBOOK_DATA_MIRROR", raising=False)
     entry = registry().query("group == @group and name == @name").iloc[0]
     dataset = load(name, group)
     assert isinstance(dataset, Dataset) and dataset.group == group
-    assert dataset.source.startswith("mirror:")
+    assert dataset.source == f"repository:{entry['files']}"  # sha256 checked on the way
     assert len(dataset.X) == len(dataset.y) == entry["n_rows"]
     assert len(dataset.classes) == entry["n_classes"]
     codes = dataset.y_codes
@@ -95,7 +90,6 @@ def test_every_registry_dataset_loads_with_expected_sizes(group, name):
 
 
 # ------------------------------------------------------------------------------ class conventions
-@needs_mirror
 @pytest.mark.parametrize("name,group,class_attribute,n_classes", [
     ("lung-cancer", "ferri2019", "attribute57", 2),
     ("spect_train", "ferri2019", "OVERALL_DIAGNOSIS", 2),
@@ -114,7 +108,6 @@ def test_class_attribute_per_group(name, group, class_attribute, n_classes):
     assert len(dataset.classes) == n_classes
 
 
-@needs_mirror
 def test_ferri_class_is_last_attribute_except_spect_where_table5_majority_decides():
     # Ferri et al. (2019), Table 5, majority class proportions: spect_test 0.92, spect_train 0.50.
     # The last attribute of the spect files is F22 (0.55 / 0.675), OVERALL_DIAGNOSIS gives 0.92 / 0.50.
@@ -125,11 +118,10 @@ def test_ferri_class_is_last_attribute_except_spect_where_table5_majority_decide
     for _, entry in table.iterrows():
         if entry["name"].startswith("spect"):
             continue
-        header = read_arff(MIRROR / entry["files"])
+        header = read_arff(RAW / entry["files"])
         assert header.columns[-1] == entry["class_attribute"], entry["name"]
 
 
-@needs_mirror
 def test_ferri_sizes_and_majority_proportions_match_table5():
     from credalbook.reference import published
 
@@ -143,7 +135,6 @@ def test_ferri_sizes_and_majority_proportions_match_table5():
         assert listing.loc[name, "n_features"] + 1 + dropped == row["attributes"], name
 
 
-@needs_mirror
 def test_multi_file_and_combined_datasets():
     spect = load("spect", "zaffalon2012")
     train, test = load("spect_train", "zaffalon2012"), load("spect_test", "zaffalon2012")
@@ -153,7 +144,6 @@ def test_multi_file_and_combined_datasets():
     assert len(landsat.y) == 6435 and landsat.X.shape[1] == 36 and landsat.classes == ["1", "2", "3", "4", "5", "7"]
 
 
-@needs_mirror
 def test_ordinal_classes_are_ordered_in_declared_order():
     era = load("ERA")
     assert era.y.cat.ordered and era.classes == [str(k) for k in range(1, 10)]
@@ -161,10 +151,9 @@ def test_ordinal_classes_are_ordered_in_declared_order():
     assert not load("iris").y.cat.ordered
 
 
-@needs_mirror
 def test_declared_nominal_order_and_unused_class_values():
     anneal = load("anneal")
-    header = read_arff(MIRROR / "uci/anneal.arff")
+    header = read_arff(RAW / "uci/anneal.arff")
     assert len(header["class"].cat.categories) > len(anneal.classes)  # declared but absent class removed
     assert anneal.classes == [c for c in header["class"].cat.categories if c in set(header["class"].dropna())]
     declared = load("anneal", declared_classes=True)
@@ -175,7 +164,6 @@ def test_declared_nominal_order_and_unused_class_values():
     assert kr.classes == ["won", "nowin"]  # declared order, not alphabetical
 
 
-@needs_mirror
 def test_missing_values_are_nan_and_ids_dropped():
     vote = load("vote")
     assert vote.X.isna().to_numpy().sum() == 392
@@ -186,7 +174,6 @@ def test_missing_values_are_nan_and_ids_dropped():
     assert list(ctg.X.columns)[0] == "LB" and list(ctg.X.columns)[-1] == "Tendency" and ctg.X.shape[1] == 21
 
 
-@needs_mirror
 def test_names_are_case_insensitive_and_aliases_resolve():
     assert load("KR-KP").name == "kr-vs-kp"
     assert load("chess-KRVKP", "ferri2019").name == "chess-kr-vs-kp"
@@ -197,7 +184,7 @@ def test_names_are_case_insensitive_and_aliases_resolve():
 
 # ------------------------------------------------------------------------------ availability
 def test_known_missing_dataset_says_why():
-    with pytest.raises(DatasetNotFoundError, match=r"connect-4 is not available: not in the mirror"):
+    with pytest.raises(DatasetNotFoundError, match=r"connect-4 is not available: not in the book's data"):
         load("connect-4")
     with pytest.raises(DatasetNotFoundError, match="musk2 is not available"):
         load("musk v2")
@@ -309,20 +296,29 @@ def test_delimited_reader_headerless_and_semicolon(tmp_path):
 # ------------------------------------------------------------------------------ sources
 @pytest.fixture
 def fake_mirror(tmp_path, monkeypatch):
-    """A private copy of a few mirror files, used as the mirror."""
-    if not (MIRROR / "MANIFEST.csv").is_file():
-        pytest.skip("offline mirror absent")
+    """A private copy of a few files of data/raw, used as the mirror; no repository copy, an empty cache."""
     root = tmp_path / "mirror"
     for relative in ["uci/iris.arff", "uci/wine.arff", "uci/spect_train.arff", "uci/spect_test.arff"]:
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(MIRROR / relative, root / relative)
+        shutil.copyfile(RAW / relative, root / relative)
+    monkeypatch.setattr(data, "repository_dir", lambda: tmp_path / "no-repository")
     monkeypatch.setenv("CREDALBOOK_DATA_MIRROR", str(root))
     monkeypatch.setenv("CREDALBOOK_DATA_CACHE", str(tmp_path / "cache"))
     return root
 
 
+def test_repository_comes_first_then_the_mirror(tmp_path, monkeypatch):
+    root = tmp_path / "mirror"
+    (root / "uci").mkdir(parents=True)
+    shutil.copyfile(RAW / "uci/iris.arff", root / "uci/iris.arff")
+    monkeypatch.setenv("CREDALBOOK_DATA_MIRROR", str(root))
+    assert load("iris").source == "repository:uci/iris.arff"
+    monkeypatch.setattr(data, "repository_dir", lambda: tmp_path / "no-repository")
+    assert load("iris").source == "mirror:uci/iris.arff"
+
+
 def test_checksum_mismatch_is_a_clear_error(fake_mirror):
-    assert load("iris").source == f"mirror:{fake_mirror / 'uci/iris.arff'}"
+    assert load("iris").source == "mirror:uci/iris.arff"
     path = fake_mirror / "uci/iris.arff"
     path.write_text(path.read_text().replace("5.1,3.5,1.4,0.2", "5.2,3.5,1.4,0.2", 1))
     with pytest.raises(ChecksumError, match=r"iris.arff: sha256 [0-9a-f]{64} differs from the registry's 8337af8c"):
@@ -333,12 +329,12 @@ def test_mirror_absent_falls_back_to_sklearn_where_values_are_identical(fake_mir
     mirrored = load("wine")
     (fake_mirror / "uci/wine.arff").unlink()
     bundled = load("wine")
-    assert bundled.source == "sklearn:load_wine"
+    assert bundled.source == "package:sklearn.load_wine"
     pd.testing.assert_frame_equal(bundled.X, mirrored.X)
     pd.testing.assert_series_equal(bundled.y, mirrored.y)
 
 
-def test_sklearn_iris_is_not_the_mirror_iris(fake_mirror):
+def test_sklearn_iris_is_not_the_books_iris(fake_mirror, tmp_path):
     """scikit-learn's iris has Fisher's values in rows 35 and 38 (1-based); UCI/Weka's file does not."""
     from sklearn.datasets import load_iris
 
@@ -349,22 +345,29 @@ def test_sklearn_iris_is_not_the_mirror_iris(fake_mirror):
     with pytest.raises(DatasetNotFoundError) as error:
         load("iris")
     message = str(error.value)
-    assert "iris (zaffalon2012) is not available; searched: the mirror" in message
-    assert str(fake_mirror) in message and "scikit-learn ships no copy" in message
-    assert "download cache" in message and "fetch('iris')" in message
+    assert "iris (zaffalon2012) is not available; searched: the repository" in message
+    assert str(tmp_path / "no-repository") in message and str(fake_mirror) in message
+    assert "scikit-learn ships no copy" in message
+    assert "the cache" in message and "credalbook fetch NAME" in message
+
+
+def test_unset_mirror_is_named_as_unset(fake_mirror, monkeypatch):
+    monkeypatch.delenv("CREDALBOOK_DATA_MIRROR")
+    with pytest.raises(DatasetNotFoundError, match=r"no mirror \(set CREDALBOOK_DATA_MIRROR\)"):
+        load("iris")
 
 
 def test_cache_is_searched_after_the_mirror(fake_mirror, tmp_path):
     (fake_mirror / "uci/iris.arff").unlink()
     cached = tmp_path / "cache" / "uci" / "iris.arff"
     cached.parent.mkdir(parents=True)
-    shutil.copyfile(MIRROR / "uci/iris.arff", cached)
+    shutil.copyfile(RAW / "uci/iris.arff", cached)
     dataset = load("iris")
-    assert dataset.source == f"cache:{cached}" and len(dataset.y) == 150
+    assert dataset.source == "cache:uci/iris.arff" and len(dataset.y) == 150
 
 
 def test_fetch_downloads_verifies_and_caches(fake_mirror, tmp_path, monkeypatch):
-    payload = {name: (MIRROR / f"uci/{name}.arff").read_bytes() for name in ("spect_train", "spect_test")}
+    payload = {name: (RAW / f"uci/{name}.arff").read_bytes() for name in ("spect_train", "spect_test")}
     calls = []
     entry = registry().query("group == 'zaffalon2012' and name == 'spect'").iloc[0]
     urls = entry["urls"].split(";")
@@ -392,7 +395,6 @@ def test_fetch_rejects_a_corrupted_download(fake_mirror, tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ listing
-@needs_mirror
 def test_list_datasets_and_load_group():
     listing = list_datasets("aguilar2025")
     assert set(listing.columns) >= {"name", "groups", "available", "n_rows", "n_classes", "source", "in_paper"}
@@ -415,9 +417,9 @@ def test_registry_rows_are_consistent():
     for _, entry in table.iterrows():
         label = f"{entry['group']}:{entry['name']}"
         if entry["status"] == "missing":
-            assert not entry["files"] and entry["note"].startswith(("not in the mirror", "ordinal collection")), label
+            assert not entry["files"] and entry["note"].startswith(("not in the book's data", "ordinal collection")), label
             continue
-        assert entry["status"] == "mirror", label
+        assert entry["status"] == "available", label
         files, shas = entry["files"].split(";"), entry["sha256"].split(";")
         assert len(files) == len(shas) and all(re.fullmatch(r"[0-9a-f]{64}", s) for s in shas), label
         assert entry["format"] in {"arff", "csv", "whitespace"} and entry["class_attribute"], label
@@ -436,7 +438,6 @@ def test_names_and_aliases_are_unambiguous_within_a_group():
         assert not duplicates, (group, duplicates)
 
 
-@needs_mirror
 def test_urls_point_to_the_manifest_source_commit():
     manifest = _manifest()
     table = registry()
@@ -448,7 +449,6 @@ def test_urls_point_to_the_manifest_source_commit():
 
 
 # ------------------------------------------------------------------------------ hand-checked values
-@needs_mirror
 def test_contact_lenses_by_hand():
     lenses = load("contact-lenses")
     # Weka's contact-lenses.arff: 24 rows, class {soft, hard, none} with 5 / 4 / 15 instances.
@@ -460,7 +460,6 @@ def test_contact_lenses_by_hand():
     assert lenses.numeric_features == []
 
 
-@needs_mirror
 def test_iris_by_hand():
     iris = load("iris")
     assert iris.X.iloc[0].tolist() == [5.1, 3.5, 1.4, 0.2]
@@ -560,10 +559,10 @@ def toy(tmp_path, monkeypatch):
     base = {column: "" for column in data._REGISTRY_COLUMNS}
 
     def write(**changes):
-        rows = [dict(base, group="zaffalon2012", name="toy", in_paper="True", status="mirror", files="toy.arff",
+        rows = [dict(base, group="zaffalon2012", name="toy", in_paper="True", status="available", files="toy.arff",
                      format="arff", class_attribute="class", drop="id",
                      sha256=data.sha256_of(mirror / "toy.arff"), n_rows="3", n_classes="2"),
-                dict(base, group="aguilar2025", name="toy-csv", in_paper="True", status="mirror", files="toy.csv",
+                dict(base, group="aguilar2025", name="toy-csv", in_paper="True", status="available", files="toy.csv",
                      format="csv", sep=",", header="yes", class_attribute="kind", drop="",
                      sha256=data.sha256_of(mirror / "toy.csv"), n_rows="3", n_classes="2")]
         rows[0].update(changes)
@@ -621,3 +620,23 @@ class TestRegistryErrors:
         data._registry_cached.cache_clear()
         with pytest.raises(ValueError, match=r"lacks columns \['drop'\]"):
             load("toy")
+
+
+# ------------------------------------------------------------------------------ the shipped copy
+def test_every_shipped_file_has_its_origin_licence_and_checksum_in_the_readme():
+    readme = (RAW / "README.md").read_text(encoding="utf-8")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([^`]+)` \|.*\| `([0-9a-f]{12})…` \|$", readme, re.M)}
+    shipped = sorted(str(p.relative_to(RAW)) for p in RAW.rglob("*") if p.is_file()
+                     and p.name not in {"README.md", "MANIFEST.csv"})
+    assert sorted(rows) == shipped
+    manifest = dict(zip(*pd.read_csv(RAW / "MANIFEST.csv", dtype=str)[["file", "sha256"]].T.to_numpy()))
+    for relative in shipped:
+        sha = data.sha256_of(RAW / relative)
+        assert sha.startswith(rows[relative]), relative
+        assert relative.startswith("jncc2/") or manifest[relative] == sha, relative
+
+
+def test_every_registry_file_is_shipped():
+    table = registry()
+    files = {f for field in table["files"] for f in field.split(";") if f}
+    assert files and all((RAW / f).is_file() for f in files)

@@ -11,10 +11,10 @@ import pytest
 
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.data import mirror_dir, read_arff
+from credalbook.data import read_arff, repository_dir
 from credalbook.preprocessing import MDLDiscretizer
 
-GOLDEN = mirror_dir() / "jncc2"
+GOLDEN = repository_dir() / "jncc2"
 ROWS = {"contact-lenses": "contact-lenses-weka", "iris": "iris", "glass": "Glass"}
 
 

@@ -15,21 +15,21 @@ from credalbook.preprocessing import (
     symmetrical_uncertainty,
 )
 
-from credalbook.data import mirror_dir
+from credalbook.data import repository_dir
 
-MIRROR = mirror_dir()
+RAW = repository_dir()
 
 
 def _iris():
     from credalbook.data import read_arff
 
-    frame = read_arff(MIRROR / "uci" / "iris.arff")
+    frame = read_arff(RAW / "uci" / "iris.arff")
     return frame.iloc[:, :-1], frame.iloc[:, -1]
 
 
 @pytest.mark.parametrize("selection", ["entropy", "gain"])
 def test_weka_iris_cuts(selection):
-    """Weka's (and JNCC2's) MDL cuts on the 150 iris instances (../shared/notes/algorithms.md)."""
+    """Weka's (and JNCC2's) MDL cuts on the 150 iris instances (Fayyad & Irani 1993, as Weka 3 computes them)."""
     X, y = _iris()
     cuts = MDLDiscretizer(selection=selection).fit(X, y).cuts_
     expected = [[5.55, 6.15], [2.95, 3.35], [2.45, 4.75], [0.8, 1.75]]

@@ -73,11 +73,29 @@ def test_provenance_names_the_commit(tmp_path, monkeypatch):
     assert provenance("demo")["commit"] == head
 
 
-def test_provenance_flags_uncommitted_package_changes(tmp_path, monkeypatch):
+def test_full_results_are_refused_from_a_dirty_tree_unless_allowed(tmp_path, monkeypatch):
     repo, head = _checkout(tmp_path, monkeypatch)
     (repo / "credalbook" / "m.py").write_text("x = 2\n")
-    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
-    assert provenance("demo")["commit"] == head + "+dirty"
+    (repo / "credalbook" / "new.py").write_text("y = 1\n")
+    with pytest.raises(store.DirtyTreeError, match=r"uncommitted changes to credalbook/m.py, credalbook/new.py.*"
+                                                   r"--allow-dirty"):
+        save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    assert not results_path("demo").exists()
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0, allow_dirty=True)
+    meta = provenance("demo")
+    assert meta["commit"] == head + "+dirty" and meta["uncommitted"] == ["credalbook/m.py", "credalbook/new.py"]
+    save_results(_frame(), "demo_ci", profile="ci", runtime_seconds=1.0)  # a ci run is no stored reproduction
+    assert provenance("demo_ci")["commit"] == head + "+dirty"
+
+
+def test_results_and_chapters_do_not_make_the_tree_dirty(tmp_path, monkeypatch):
+    repo, head = _checkout(tmp_path, monkeypatch)
+    (repo / "chapters").mkdir()
+    (repo / "chapters" / "page.md").write_text("# draft\n")
+    save_results(_frame(), "first", profile="full", runtime_seconds=1.0)
+    save_results(_frame(), "second", profile="full", runtime_seconds=1.0, cache=(10, 4))
+    assert provenance("second")["commit"] == head and "uncommitted" not in provenance("second")
+    assert (provenance("second")["grid_cells"], provenance("second")["cached_cells"]) == (10, 4)
 
 
 def test_assert_matches_stored_accepts_a_recomputed_subset(results):

@@ -210,7 +210,8 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
                 rows = pd.concat(frames, ignore_index=True)
                 profile = "full" if len(frames) == total else "full-partial"
                 note = f"{tally.note()} The folds' own fit-and-predict times sum to {rows['seconds'].sum() / 3600:.1f} CPU hours."
-                save_results(rows, NAME, profile=profile, runtime_seconds=time.perf_counter() - start, note=note.strip())
+                save_results(rows, NAME, profile=profile, runtime_seconds=time.perf_counter() - start, note=note.strip(),
+                             cache=(tally.cells, tally.cached))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -44,8 +44,12 @@ def discover() -> dict[str, Experiment]:
     return EXPERIMENTS
 
 
-def run_experiment(name: str, profile: str = "full", save: bool = True) -> pd.DataFrame:
-    """Run one registered experiment and (by default) store its tidy result with provenance."""
+def run_experiment(name: str, profile: str = "full", save: bool = True, allow_dirty: bool = False) -> pd.DataFrame:
+    """Run one registered experiment and (by default) store its tidy result with provenance.
+
+    ``allow_dirty``: store full-profile results from a tree with uncommitted changes (see
+    :func:`credalbook.experiments.store.save_results`).
+    """
     from credalbook.experiments.grid import cache_tally
     from credalbook.experiments.store import save_results
 
@@ -57,5 +61,6 @@ def run_experiment(name: str, profile: str = "full", save: bool = True) -> pd.Da
         frame = experiments[name].function(profile=profile)
     runtime = time.perf_counter() - start
     if save:
-        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=tally.note())
+        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=tally.note(),
+                     cache=(tally.cells, tally.cached), allow_dirty=allow_dirty)
     return frame

@@ -26,29 +26,54 @@ def results_path(name: str) -> Path:
     return results_dir() / f"{name}.csv"
 
 
-def _git_commit() -> str:
-    """The checkout's commit, ``+dirty`` when the package has uncommitted changes."""
+class DirtyTreeError(RuntimeError):
+    """Full-profile results asked to be stored from a checkout with uncommitted changes."""
+
+
+# What a stored result depends on: the package, the data and the pinned environment (not the
+# chapters, and not data/results itself, which a run of several experiments changes as it goes).
+_TRACKED_INPUTS = [":/credalbook", ":/data", ":(top,exclude)data/results", ":/pyproject.toml", ":/requirements.lock"]
+
+
+def git_state() -> tuple[str, list[str]]:
+    """The checkout's short commit and the uncommitted files among the results' inputs.
+
+    Returns ``("unknown", [])`` outside a git checkout.
+    """
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
-                             cwd=results_dir())
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", ":/credalbook"], capture_output=True,
-                               text=True, cwd=results_dir()).stdout.strip()
-        return out.stdout.strip() + ("+dirty" if dirty else "")
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                                cwd=results_dir()).stdout.strip()
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", *_TRACKED_INPUTS],
+                                capture_output=True, text=True, check=True, cwd=results_dir()).stdout
     except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        return "unknown", []
+    return commit, [line[3:] for line in status.splitlines() if line.strip()]
 
 
-def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float, note: str = "") -> Path:
-    """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it (``note``: how to read it)."""
+def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float, note: str = "",
+                 cache: tuple[int, int] | None = None, allow_dirty: bool = False) -> Path:
+    """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it.
+
+    ``note`` says how to read the record; ``cache`` is ``(grid cells, cells read from the
+    cache)`` of the run (:class:`credalbook.experiments.grid.CacheTally`). Full-profile results
+    are stored only from a committed tree: with uncommitted changes to the package, the data or
+    the pinned environment a :class:`DirtyTreeError` names them, unless ``allow_dirty`` (the
+    record then carries ``commit+dirty`` and the list of files).
+    """
     if not isinstance(frame, pd.DataFrame) or frame.empty:
         raise ValueError(f"experiment {name!r} returned no rows")
+    commit, dirty = git_state()
+    if dirty and profile.startswith("full") and not allow_dirty:
+        raise DirtyTreeError(f"not storing full-profile results {name!r} from a tree with uncommitted changes to "
+                             f"{', '.join(dirty[:5])}{' ...' if len(dirty) > 5 else ''}: commit them first, or pass "
+                             "allow_dirty=True (`credalbook reproduce --allow-dirty`), which the record keeps")
     path = results_path(name)
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(path, index=False)  # shortest round-trip repr: reloaded floats are exact
     meta = {
         "name": name,
         "profile": profile,
-        "commit": _git_commit(),
+        "commit": commit + ("+dirty" if dirty else ""),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "runtime_seconds": round(float(runtime_seconds), 1),
         "rows": int(len(frame)),
@@ -56,6 +81,10 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         "numpy": np.__version__,
         "pandas": pd.__version__,
     }
+    if cache is not None:
+        meta["grid_cells"], meta["cached_cells"] = int(cache[0]), int(cache[1])
+    if dirty:
+        meta["uncommitted"] = dirty
     if note:
         meta["note"] = note
     path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
