@@ -12,17 +12,19 @@ export PYTHONHASHSEED := 0
 .PHONY: venv book test reproduce bench clean
 
 $(STAMP): pyproject.toml requirements.lock
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements.lock
-	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
-	touch $(STAMP)
+	@echo "[credalbook] installing the pinned environment into $(VENV) (about a minute; log in $(VENV)/install.log)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@{ $(BIN)/python -m pip install --upgrade pip && \
+	   $(BIN)/python -m pip install -r requirements.lock && \
+	   $(BIN)/python -m pip install --no-deps --no-build-isolation -e . ; } > $(VENV)/install.log 2>&1 \
+	  || { tail -n 25 $(VENV)/install.log; echo "[credalbook] installation failed: see $(VENV)/install.log"; exit 1; }
+	@touch $(STAMP)
 
 venv: $(STAMP)
 
 ## Execute every chapter with papermill (profile $(PROFILE)), then render the HTML book in _build/html.
 book: $(STAMP)
-	$(BIN)/credalbook build --profile $(PROFILE) --jobs $(JOBS)
+	@$(BIN)/credalbook build --profile $(PROFILE) --jobs $(JOBS)
 
 ## Unit tests, property tests, benchmarks (timed once) and nbval over the chapters.
 test: $(STAMP)

@@ -78,3 +78,34 @@ def test_evaluate_scores_and_summaries():
     assert table7["sc_vs_tr"].between(0, 1).all()
     table8 = th.by_dataset(frame)
     assert len(table8) == 1 and table8["test-optimal"].iloc[0] <= table8["train-optimal"].iloc[0] + 1e-12
+
+
+def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from credalbook.experiments.thresholds import _Encoded, nearest_neighbour_scores
+
+    rng = np.random.default_rng(3)
+    train = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60),
+                          "c": pd.Categorical(rng.choice(["x", "y", "z"], size=60))})
+    y = rng.integers(0, 2, size=60)
+    query = pd.DataFrame({"a": rng.normal(size=25), "b": rng.normal(size=25),
+                          "c": pd.Categorical(rng.choice(["x", "y", "z"], size=25), categories=["x", "y", "z"])})
+    enc = _Encoded(train)
+    # without ties: the same neighbours as scikit-learn's exact search on Weka's coding
+    span = enc.hi - enc.lo
+    code = lambda X: np.hstack([(enc._num(X) - enc.lo) / span, np.sqrt(0.5) * enc.onehot(X)])
+    for k in (1, 10):
+        reference = KNeighborsClassifier(n_neighbors=k, algorithm="brute").fit(code(train), y)
+        np.testing.assert_allclose(nearest_neighbour_scores(enc, train, y, query, k),
+                                   reference.predict_proba(code(query))[:, 1])
+    # exact ties (duplicated rows with different classes): the first in training order wins,
+    # whatever the chunk size
+    duplicated = pd.concat([train.iloc[[5]], train.iloc[[5]], train], ignore_index=True)
+    labels = np.concatenate([[1, 0], y])
+    enc = _Encoded(duplicated)
+    for max_cells in (1, 10_000_000):
+        scores = nearest_neighbour_scores(enc, duplicated, labels, duplicated.iloc[[0, 1]], 1, max_cells=max_cells)
+        np.testing.assert_array_equal(scores, [1.0, 1.0])
+        two = nearest_neighbour_scores(enc, duplicated, labels, duplicated.iloc[[1]], 2, max_cells=max_cells)
+        np.testing.assert_array_equal(two, [0.5])

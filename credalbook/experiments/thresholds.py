@@ -31,8 +31,10 @@ Random   uniform random scores in [0, 1]
 
 Nominal attributes are one-hot coded for every model but NB (binary splits instead of C4.5's
 multiway splits); missing values are imputed with the training median / mode (Weka's learners
-handle them internally); for the nearest-neighbour distance the numeric attributes are scaled
-to [0, 1] and the one-hot columns by 1/√2, so that a nominal mismatch counts 1 as in Weka's IBk.
+handle them internally); the SVMs see numeric attributes scaled to [0, 1] and one-hot columns
+scaled by 1/√2. The nearest-neighbour distance is Weka IBk's: numeric attributes scaled to [0, 1],
+a nominal mismatch counting 1, summed attribute by attribute with ties broken by training order
+(:func:`nearest_neighbour_scores`), so that the neighbours do not depend on the machine's BLAS.
 """
 from __future__ import annotations
 
@@ -249,12 +251,37 @@ def _naive_bayes(enc: _Encoded, Xtr, ytr, Xte):
     return proba(Xtr), proba(Xte)
 
 
+def nearest_neighbour_scores(enc: _Encoded, X_train: pd.DataFrame, y_train: np.ndarray, X_query: pd.DataFrame,
+                             k: int, max_cells: int = 4_000_000) -> np.ndarray:
+    """Share of class 1 among the ``k`` nearest training instances of each query row, shape (n_query,).
+
+    Weka IBk's distance: numeric attributes scaled to [0, 1] by the training range, a nominal
+    mismatch counts 1 (squared distance = Σ Δ² over numeric attributes + number of mismatches).
+    Distances are summed attribute by attribute (no dot-product expansion, whose rounding
+    depends on the machine's BLAS and turns exact ties into arbitrary orders), and ties are
+    broken by training order, so the neighbours do not depend on the machine. For ``k = 1`` the
+    score is the nearest instance's class (0 or 1), as the paper's IBK1.
+    """
+    span = np.where(enc.hi > enc.lo, enc.hi - enc.lo, 1.0)
+    num_train, num_query = (enc._num(X_train) - enc.lo) / span, (enc._num(X_query) - enc.lo) / span
+    codes_train, codes_query = enc.codes(X_train), enc.codes(X_query)
+    labels = np.asarray(y_train, dtype=float)
+    chunk = max(1, max_cells // max(1, len(num_train) * max(1, num_train.shape[1] + codes_train.shape[1])))
+    scores = np.empty(len(num_query))
+    for start in range(0, len(num_query), chunk):
+        rows = slice(start, start + chunk)
+        squared = ((num_query[rows, None, :] - num_train[None, :, :]) ** 2).sum(axis=2)
+        squared += (codes_query[rows, None, :] != codes_train[None, :, :]).sum(axis=2)
+        nearest = np.argsort(squared, axis=1, kind="stable")[:, :k]
+        scores[rows] = labels[nearest].mean(axis=1)
+    return scores
+
+
 def fit_scores(model: str, X_train: pd.DataFrame, y_train: np.ndarray, X_test: pd.DataFrame, seed: int):
     """Scores (estimated probability of class 1) of model type ``model`` on the training and the
     test instances, after fitting on the training instances."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
-    from sklearn.neighbors import KNeighborsClassifier
     from sklearn.svm import LinearSVC
 
     if model not in MODELS:
@@ -268,15 +295,14 @@ def fit_scores(model: str, X_train: pd.DataFrame, y_train: np.ndarray, X_test: p
     enc = _Encoded(X_train)
     if model == "NB":
         return _naive_bayes(enc, X_train, y_train, X_test)
-    scaling = {"IBK1": "minmax", "IBK10": "minmax", "SVM": "minmax", "SVMp": "minmax", "Logist": "standard"}.get(model)
+    scaling = {"SVM": "minmax", "SVMp": "minmax", "Logist": "standard"}.get(model)
     A, B = enc.matrix(X_train, scaling), enc.matrix(X_test, scaling)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if model in ("IBK1", "IBK10"):
-            knn = KNeighborsClassifier(n_neighbors=1 if model == "IBK1" else 10).fit(A, y_train)
-            if model == "IBK1":
-                return knn.predict(A).astype(float), knn.predict(B).astype(float)
-            return knn.predict_proba(A)[:, 1], knn.predict_proba(B)[:, 1]
+            k = 1 if model == "IBK1" else 10
+            return (nearest_neighbour_scores(enc, X_train, y_train, X_train, k),
+                    nearest_neighbour_scores(enc, X_train, y_train, X_test, k))
         if model in ("J48", "J48Unp", "Stump"):
             tree = _Tree(A, y_train, prune=model == "J48", laplace=model == "J48Unp",
                          max_depth=1 if model == "Stump" else None, seed=seed)
