@@ -86,6 +86,23 @@ def _cmd_fetch(args) -> int:
     return 1 if failures else 0
 
 
+def _cmd_ledger(args) -> int:
+    from credalbook import ledger
+
+    table = ledger.ledger(args.paper, args.verdict, readings=args.readings)
+    if args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+        return 0
+    if args.format == "md":
+        print(ledger.markdown_table(table))
+        return 0
+    for row in table.itertuples():
+        print(f"{row.verdict:16s} {row.id[:60]:60s} paper {row.published[:14]:14s} book {row.book[:14]}")
+    print()
+    print(ledger.counts(table).to_string())
+    return 0
+
+
 def _cmd_run(args) -> int:
     from credalbook.book import execute_chapter, repo_root, resolve_chapter
 
@@ -139,6 +156,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a server holding a copy of the book's data/raw/ (default: the registry's source URLs)")
     p.add_argument("--force", action="store_true", help="download again files already cached")
     p.set_defaults(func=_cmd_fetch)
+
+    from credalbook.ledger import PAPERS, VERDICTS
+
+    p = sub.add_parser("ledger", help="every published number and claim of the papers with its verdict")
+    p.add_argument("--paper", choices=list(PAPERS), help="one paper's entries")
+    p.add_argument("--verdict", choices=list(VERDICTS), help="entries with this verdict")
+    p.add_argument("--format", choices=["text", "csv", "md"], default="text",
+                   help="text: one line an entry and the counts; csv: every column; md: a markdown table")
+    p.add_argument("--readings", action="store_true", help="add the alternative readings of the papers' tables")
+    p.set_defaults(func=_cmd_ledger)
 
     p = sub.add_parser("run", help="execute one chapter with papermill into _build/executed/")
     p.add_argument("chapter", help="a _toc.yml entry or a unique chapter name, e.g. betting")

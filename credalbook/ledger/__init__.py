@@ -1,0 +1,14 @@
+"""The reproduction ledger (see :mod:`credalbook.ledger.core`): claims and published numbers of the
+five papers as data, the checks that compute the book's side, and one verdict per entry.
+
+One module per paper and topic registers its checks (:func:`check`) and table builders
+(:func:`book_table`); :func:`ledger` evaluates everything, ``credalbook ledger`` prints it.
+"""
+from credalbook.ledger.core import (CHECKS, KINDS, PAPERS, TABLES, VERDICTS, BookTable, Check, Claim, Finding,
+                                    book_table, check, claims, counts, discover, evaluate_claim, judge, ledger,
+                                    load_inputs, printing_precision, stored, table_rows)
+from credalbook.ledger.report import chapter_slice, errata, markdown_table, report
+
+__all__ = ["CHECKS", "KINDS", "PAPERS", "TABLES", "VERDICTS", "BookTable", "Check", "Claim", "Finding", "book_frame", "book_table",
+           "check", "claims", "counts", "discover", "evaluate_claim", "judge", "ledger", "load_inputs",
+           "printing_precision", "stored", "table_rows", "chapter_slice", "errata", "markdown_table", "report"]

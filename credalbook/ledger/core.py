@@ -1,0 +1,557 @@
+"""The reproduction ledger: every published number and every claim of the five papers, one verdict each.
+
+Two kinds of entries:
+
+- **claims**, written as data in ``data/paper/claims/*.yml``: the paper's words (quoted), where
+  it says them, the kind of statement (:data:`KINDS`), the published value and a tolerance rule
+  fitted to the kind; each names a *check*, a function of this package registered with
+  :func:`check`, which computes the book's value from stored results or derivations;
+- **published table cells**, ``data/paper/{name}.csv`` with ``{name}.yml``, each table with a
+  *builder* registered with :func:`book_table` that makes the book's frame of the same shape.
+
+:func:`judge` turns an entry and the book's value into one verdict of :data:`VERDICTS`:
+
+==================  ===========================================================================
+reproduced          the book's value equals the paper's (a number within half a unit of the
+                    last printed digit; a count exactly; a direction, ranking or significance
+                    the same)
+within tolerance    a number off by more than the printing precision but within the entry's
+                    stated tolerance
+partly              a ranking with the same leader but another order, or a share-worded claim
+                    ("almost everywhere") that holds in a majority but below its threshold
+not reproduced      the book's computation does not give the paper's value or statement
+erratum             the paper contradicts a derivation or itself (the check says how)
+not checkable       the book cannot decide it (a dataset or detail is missing; the check says why)
+==================  ===========================================================================
+
+:func:`ledger` evaluates every entry into one table (``credalbook ledger`` prints it); the
+chapters show their slice of it, and the reproduction report and the errata page are made from it.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import yaml
+
+VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
+KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A source paper: its key, how the book cites it, and its full reference."""
+
+    key: str
+    cite: str
+    reference: str
+
+
+PAPERS = {
+    "zaffalon2012": Paper("zaffalon2012", "Zaffalon, Corani & Mauá (2012)",
+                          "M. Zaffalon, G. Corani and D. Mauá, Evaluating credal classifiers by utility-discounted "
+                          "predictive accuracy, Int. J. Approx. Reasoning 53(8), 2012"),
+    "zaffalon2011": Paper("zaffalon2011", "Zaffalon, Corani & Mauá (2011)",
+                          "M. Zaffalon, G. Corani and D. Mauá, Utility-based accuracy measures to empirically "
+                          "evaluate credal classifiers, ISIPTA 2011 (the conference version)"),
+    "yang2017": Paper("yang2017", "Yang, Destercke & Masson (2017)",
+                      "G. Yang, S. Destercke and M.-H. Masson, The costs of indeterminacy: how to determine "
+                      "them?, IEEE Trans. Cybernetics 47(12), 2017, doi:10.1109/TCYB.2016.2607237"),
+    "aguilar2025": Paper("aguilar2025", "Aguilar-Ruiz (2025)",
+                         "J. S. Aguilar-Ruiz, The certainty ratio C_rho: a novel metric for assessing the reliability "
+                         "of classifier predictions, 2025"),
+    "ferri2019": Paper("ferri2019", "Ferri, Hernández-Orallo & Flach (2019)",
+                       "C. Ferri, J. Hernández-Orallo and P. Flach, Setting decision thresholds when operating "
+                       "conditions are uncertain, Data Min. Knowl. Disc. 33(4), 2019"),
+}
+
+
+def _data_dir() -> Path:
+    from credalbook.book import repo_root
+
+    return repo_root() / "data" / "paper"
+
+
+# ----------------------------------------------------------------------------------------------
+# Claims as data
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a paper (a row of ``data/paper/claims/*.yml``).
+
+    ``tolerance`` is ``"exact"`` or a mapping: ``{absolute: x, why: ...}`` or ``{relative: x,
+    why: ...}`` for numbers (``printed``: the printing precision, default from the published
+    value's digits), ``{share: t, word: "..."}`` for statements worded "almost everywhere",
+    "consistently"...: the check returns the share of cases where the statement holds and
+    ``t`` is the declared threshold.
+    """
+
+    id: str
+    paper: str
+    quote: str
+    sections: tuple[str, ...]
+    kind: str
+    published: Any
+    check: str
+    part: str
+    chapter: str = ""
+    tolerance: Any = "exact"
+    also: tuple[str, ...] = ()
+    note: str = ""
+    printed: float | None = None
+
+
+_CLAIM_FIELDS = {"id", "paper", "quote", "sections", "kind", "published", "check", "part", "chapter", "tolerance",
+                 "also", "note", "printed"}
+
+
+def claims_dir() -> Path:
+    return _data_dir() / "claims"
+
+
+def _as_tuple(value) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+
+
+def _check_tolerance(claim_id: str, kind: str, tolerance) -> None:
+    if tolerance == "exact":
+        return
+    if not isinstance(tolerance, dict):
+        raise ValueError(f"claim {claim_id!r}: tolerance must be 'exact' or a mapping, got {tolerance!r}")
+    rules = set(tolerance) & {"absolute", "relative", "share"}
+    if len(rules) != 1:
+        raise ValueError(f"claim {claim_id!r}: tolerance needs exactly one of absolute, relative, share")
+    rule = rules.pop()
+    value = tolerance[rule]
+    if not isinstance(value, (int, float)) or not (value >= 0) or (rule == "share" and not 0.5 < value <= 1):
+        raise ValueError(f"claim {claim_id!r}: tolerance {rule} = {value!r} out of range")
+    if rule in ("absolute", "relative") and (kind not in ("number", "bound") or not tolerance.get("why")):
+        raise ValueError(f"claim {claim_id!r}: a numeric tolerance applies to numbers and needs a 'why'")
+    if rule == "share" and not tolerance.get("word"):
+        raise ValueError(f"claim {claim_id!r}: a share tolerance names the paper's word ('word: almost everywhere')")
+
+
+def _claim_from(record: dict, source: Path) -> Claim:
+    unknown = set(record) - _CLAIM_FIELDS
+    missing = {"id", "paper", "quote", "sections", "kind", "published", "check", "part"} - set(record)
+    label = record.get("id", "?")
+    if unknown or missing:
+        raise ValueError(f"{source.name}: claim {label!r} has unknown fields {sorted(unknown)} "
+                         f"or lacks {sorted(missing)}")
+    if record["paper"] not in PAPERS:
+        raise ValueError(f"{source.name}: claim {label!r} names unknown paper {record['paper']!r}")
+    if record["kind"] not in KINDS:
+        raise ValueError(f"{source.name}: claim {label!r} has kind {record['kind']!r}, not one of {KINDS}")
+    for other in _as_tuple(record.get("also")):
+        if other.split(" ", 1)[0] not in PAPERS:
+            raise ValueError(f"{source.name}: claim {label!r}: 'also' must start with a paper key, got {other!r}")
+    _check_tolerance(label, record["kind"], record.get("tolerance", "exact"))
+    return Claim(id=str(record["id"]), paper=record["paper"], quote=str(record["quote"]).strip(),
+                 sections=_as_tuple(record["sections"]), kind=record["kind"], published=record["published"],
+                 check=str(record["check"]), part=str(record["part"]), chapter=str(record.get("chapter", "")),
+                 tolerance=record.get("tolerance", "exact"), also=_as_tuple(record.get("also")),
+                 note=str(record.get("note", "")).strip(), printed=record.get("printed"))
+
+
+def claims(folder: Path | None = None) -> list[Claim]:
+    """Every claim of ``data/paper/claims/*.yml``, validated (unique ids, known papers and kinds)."""
+    folder = folder or claims_dir()
+    found, seen = [], {}
+    for path in sorted(folder.glob("*.yml")):
+        records = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if not isinstance(records, list):
+            raise ValueError(f"{path.name}: a claims file is a list of claims")
+        for record in records:
+            claim = _claim_from(record, path)
+            if claim.id in seen:
+                raise ValueError(f"claim id {claim.id!r} appears in {seen[claim.id]} and {path.name}")
+            seen[claim.id] = path.name
+            found.append(claim)
+    return found
+
+
+# ----------------------------------------------------------------------------------------------
+# Checks: the package's side of a claim
+# ----------------------------------------------------------------------------------------------
+
+@dataclass
+class Finding:
+    """What a check found: the book's value (same form as the published one) and how it was read.
+
+    ``verdict`` overrides the kind's rule where the check itself decides (``erratum`` when the
+    paper contradicts a derivation or itself, ``not checkable`` when the book cannot decide);
+    ``detail`` is one line of the book's numbers behind the value.
+    """
+
+    book: Any
+    detail: str = ""
+    verdict: str | None = None
+
+    def __post_init__(self):
+        if self.verdict is not None and self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+@dataclass(frozen=True)
+class Check:
+    """A registered check: ``function(**inputs) -> Finding``; ``mutate(**inputs) -> inputs`` alters them so that the verdict flips."""
+
+    name: str
+    function: Callable[..., Finding]
+    inputs: dict[str, Callable[[], Any]]
+    mutate: Callable[..., dict] | None
+    evidence: str
+
+
+CHECKS: dict[str, Check] = {}
+
+
+def check(name: str, *, inputs: dict[str, Callable[[], Any]] | None = None,
+          mutate: Callable[..., dict] | None = None):
+    """Register ``function(**inputs) -> Finding`` as check ``name`` (claims name it in ``check:``).
+
+    ``inputs`` maps each argument to a loader (:func:`stored` for a stored result, any
+    zero-argument function for a derivation); ``mutate`` takes the loaded inputs and returns
+    altered ones under which the check's verdict must change (the tests call it for every check).
+    """
+
+    def decorate(function):
+        if name in CHECKS and CHECKS[name].function is not function:
+            raise ValueError(f"check {name!r} registered twice")
+        loaders = dict(inputs or {})
+        names = ", ".join(getattr(loader, "evidence", getattr(loader, "__qualname__", "?")) for loader in loaders.values())
+        evidence = f"{function.__module__}.{function.__qualname__}" + (f" ({names})" if names else "")
+        CHECKS[name] = Check(name, function, loaders, mutate, evidence)
+        return function
+
+    return decorate
+
+
+def stored(name: str) -> Callable[[], pd.DataFrame]:
+    """A loader of stored result ``name`` (``data/results/{name}.csv``), read once per file version."""
+
+    def load() -> pd.DataFrame:
+        from credalbook.experiments.store import results_path
+
+        path = results_path(name)
+        if not path.is_file():
+            raise FileNotFoundError(f"no stored results for {name!r} at {path}: run `make reproduce`")
+        return _read_stored(str(path), path.stat().st_mtime_ns).copy()
+
+    load.evidence = f"stored result {name}"
+    return load
+
+
+@lru_cache(maxsize=32)
+def _read_stored(path: str, mtime_ns: int) -> pd.DataFrame:
+    return pd.read_csv(path)
+
+
+def load_inputs(item: Check | BookTable) -> dict[str, Any]:
+    """The inputs of a check or table builder, loaded."""
+    return {key: loader() for key, loader in item.inputs.items()}
+
+
+def discover() -> None:
+    """Import every module of :mod:`credalbook.ledger` so that its checks and tables register."""
+    import credalbook.ledger as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name not in ("core", "report"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Judging
+# ----------------------------------------------------------------------------------------------
+
+def printing_precision(value) -> float:
+    """Half a unit of the last digit of a number as printed (``"0.75"`` -> 0.005, ``"33"`` -> 0.5)."""
+    text = str(value).strip()
+    if not re.fullmatch(r"[-+]?\d+(\.\d*)?([eE][-+]?\d+)?", text):
+        raise ValueError(f"not a printed number: {value!r}")
+    mantissa, _, exponent = text.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** (-decimals + (int(exponent) if exponent else 0))
+
+
+def _number_verdict(published: float, book: float, precision: float, tolerance) -> str:
+    difference = abs(book - published)
+    if difference <= precision + 1e-12:
+        return "reproduced"
+    if isinstance(tolerance, dict):
+        limit = tolerance.get("absolute")
+        if limit is None and "relative" in tolerance:
+            limit = tolerance["relative"] * abs(published)
+        if limit is not None and difference <= limit + 1e-12:
+            return "within tolerance"
+    return "not reproduced"
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def judge(claim: Claim, finding: Finding) -> dict:
+    """The ledger row of ``claim`` given the check's ``finding``: book value, difference, verdict."""
+    published, book = claim.published, finding.book
+    difference = np.nan
+    if finding.verdict is not None:
+        verdict = finding.verdict
+        if _is_number(published) and _is_number(book):
+            difference = float(book) - float(published)
+    elif isinstance(claim.tolerance, dict) and "share" in claim.tolerance:
+        if not _is_number(book) or not 0 <= float(book) <= 1:
+            raise ValueError(f"check of {claim.id!r} must return a share in [0, 1] for a share-worded claim")
+        threshold = claim.tolerance["share"]
+        holds = float(book) >= threshold if published is not False else float(book) <= 1 - threshold
+        majority = float(book) > 0.5 if published is not False else float(book) < 0.5
+        verdict = "reproduced" if holds else "partly" if majority else "not reproduced"
+    elif claim.kind in ("number", "bound") and _is_number(published):
+        if not _is_number(book) or (isinstance(book, float) and math.isnan(book)):
+            raise ValueError(f"check of {claim.id!r} must return a number, got {book!r}")
+        precision = claim.printed if claim.printed is not None else printing_precision(published)
+        difference = float(book) - float(published)
+        verdict = _number_verdict(float(published), float(book), precision, claim.tolerance)
+    elif claim.kind == "count":
+        difference = float(book) - float(published)
+        verdict = "reproduced" if difference == 0 else "not reproduced"
+    elif claim.kind == "ranking":
+        published_order, book_order = list(published), list(book)
+        verdict = ("reproduced" if published_order == book_order
+                   else "partly" if published_order[:1] == book_order[:1] else "not reproduced")
+    elif claim.kind == "formula":
+        raise ValueError(f"check of formula claim {claim.id!r} must decide (reproduced or erratum) itself")
+    else:  # direction, significance, a bound stated in words: the statement as printed vs the book's
+        verdict = "reproduced" if _same(published, book) else "not reproduced"
+    return {"id": claim.id, "paper": claim.paper, "part": claim.part, "section": "; ".join(claim.sections),
+            "kind": claim.kind, "statement": claim.quote, "published": _show(published), "book": _show(book),
+            "difference": difference, "tolerance": _show_tolerance(claim), "verdict": verdict,
+            "evidence": CHECKS[claim.check].evidence if claim.check in CHECKS else claim.check,
+            "detail": finding.detail, "chapter": claim.chapter, "also": "; ".join(claim.also),
+            "note": claim.note, "entry": "claim"}
+
+
+def _same(published, book) -> bool:
+    if isinstance(published, (list, tuple)):
+        return list(published) == list(book)
+    if _is_number(published) and _is_number(book):
+        return float(published) == float(book)
+    return published == book
+
+
+def _show(value) -> str:
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: ""}[value]
+    if isinstance(value, (np.bool_,)):
+        return "yes" if bool(value) else "no"
+    if isinstance(value, (list, tuple)):
+        return " > ".join(_show(v) for v in value)
+    if _is_number(value):
+        number = float(value)
+        return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.6g}"
+    return str(value)
+
+
+def _show_tolerance(claim: Claim) -> str:
+    if claim.tolerance == "exact":
+        return "exact" if claim.kind != "number" else f"printed ±{claim.printed or printing_precision(claim.published):g}"
+    rule = claim.tolerance
+    if "share" in rule:
+        return f"'{rule['word']}': ≥ {rule['share']:.0%} of cases"
+    key = "absolute" if "absolute" in rule else "relative"
+    return f"{key} {rule[key]:g} ({rule['why']})"
+
+
+def evaluate_claim(claim: Claim, inputs: dict[str, Any] | None = None) -> dict:
+    """One claim's ledger row; ``inputs`` replaces the check's loaded inputs (the tests alter them)."""
+    if claim.check not in CHECKS:
+        raise KeyError(f"claim {claim.id!r} names check {claim.check!r}, which no module of credalbook.ledger registers")
+    item = CHECKS[claim.check]
+    try:
+        arguments = load_inputs(item) if inputs is None else inputs
+    except FileNotFoundError as error:
+        return judge(claim, Finding(book=None, detail=str(error), verdict="not checkable"))
+    finding = item.function(**arguments)
+    if not isinstance(finding, Finding):
+        raise TypeError(f"check {claim.check!r} returned {type(finding).__name__}, not a Finding")
+    return judge(claim, finding)
+
+
+# ----------------------------------------------------------------------------------------------
+# Published tables: one ledger row per printed cell
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BookTable:
+    """A builder of the book's frame for published table ``name`` (keys ``on``), in one reading."""
+
+    name: str
+    function: Callable[..., pd.DataFrame]
+    on: tuple[str, ...]
+    inputs: dict[str, Callable[[], Any]]
+    values: tuple[str, ...] | None
+    reading: str
+    part: str
+    chapter: str
+    evidence: str = field(default="")
+
+
+TABLES: dict[tuple[str, str], BookTable] = {}
+BOOK_READING = "book"
+
+
+def book_table(name: str, *, on: list[str], part: str, chapter: str, inputs: dict[str, Callable[[], Any]] | None = None,
+               values: list[str] | None = None, reading: str = BOOK_READING):
+    """Register ``function(**inputs) -> DataFrame`` as the book's frame of published table ``name``.
+
+    ``reading`` other than ``"book"`` registers an alternative reading of the paper (reported
+    beside the book's convention, never counted in its place).
+    """
+
+    def decorate(function):
+        key = (name, reading)
+        if key in TABLES and TABLES[key].function is not function:
+            raise ValueError(f"table {name!r} (reading {reading!r}) registered twice")
+        loaders = dict(inputs or {})
+        names = ", ".join(getattr(loader, "evidence", "?") for loader in loaders.values())
+        evidence = f"{function.__module__}.{function.__qualname__}" + (f" ({names})" if names else "")
+        TABLES[key] = BookTable(name, function, tuple(on), loaders, tuple(values) if values else None, reading, part,
+                                chapter, evidence)
+        return function
+
+    return decorate
+
+
+def _published_text(name: str) -> pd.DataFrame:
+    path = _data_dir() / f"{name}.csv"
+    return pd.read_csv(path, comment="#", dtype=str, keep_default_na=False)
+
+
+def _matches(row: pd.Series, rule: dict) -> bool:
+    wanted = rule.get("match", {})
+    if "measure" in rule and str(row["measure"]) != str(rule["measure"]):
+        return False
+    return all(str(row.get(key)) == str(value) for key, value in wanted.items())
+
+
+def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Ledger rows of published table ``name``: one per printed cell, judged like a number claim.
+
+    The tolerance is the source record's; the printing precision comes from the cell's digits as
+    transcribed. The record's ``cells`` list may explain cells (``match`` keys, optional
+    ``measure``, ``why``) and set their verdict (``verdict``: e.g. ``erratum`` for a cell the paper
+    misprints, with the claim that shows it). A cell with no book value is ``not checkable``.
+    """
+    from credalbook.reference import compare, published_source
+
+    item = TABLES[(name, reading)]
+    frame = item.function(**load_inputs(item)) if book is None else book
+    source = published_source(name)
+    table = compare(name, frame, on=list(item.on), values=list(item.values) if item.values else None)
+    table = table[table["verdict"] != "missing in paper"].reset_index(drop=True)
+    text = _published_text(name)
+    long_text = text.melt(list(item.on), var_name="measure", value_name="printed")
+    long_text[list(item.on)] = long_text[list(item.on)].astype(str)
+    table = table.merge(long_text, on=[*item.on, "measure"], how="left")
+    rows = []
+    rules = source.get("cells", []) or []
+    for _, cell in table.iterrows():
+        key = ", ".join(f"{k}={cell[k]}" for k in item.on)
+        tolerance = float(cell["tolerance"])
+        why = ""
+        if np.isnan(cell["book"]):
+            verdict, why = "not checkable", "the book has no value for this cell"
+        else:
+            precision = printing_precision(cell["printed"])
+            verdict = _number_verdict(float(cell["paper"]), float(cell["book"]), precision,
+                                      {"absolute": tolerance, "why": "source record"})
+        for rule in rules:
+            if _matches(cell, rule):
+                verdict = rule.get("verdict", verdict)
+                why = rule["why"]
+        rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": _paper_of(name), "part": item.part, "section": source["table"], "kind": "number",
+                     "statement": f"{source['table']}: {key}, {cell['measure']}", "published": cell["printed"],
+                     "book": _show(float(cell["book"])) if not np.isnan(cell["book"]) else "",
+                     "difference": cell["difference"], "tolerance": f"±{tolerance:g} (source record)",
+                     "verdict": verdict, "evidence": item.evidence, "detail": why, "chapter": item.chapter,
+                     "also": "", "note": "", "entry": "table" if reading == BOOK_READING else f"reading: {reading}"})
+    return pd.DataFrame(rows)
+
+
+def _paper_of(name: str) -> str:
+    for key in PAPERS:
+        if key in name:
+            return key
+    raise ValueError(f"published table {name!r} names no known paper")
+
+
+# ----------------------------------------------------------------------------------------------
+# The whole ledger
+# ----------------------------------------------------------------------------------------------
+
+COLUMNS = ["id", "paper", "part", "section", "kind", "statement", "published", "book", "difference", "tolerance",
+           "verdict", "evidence", "detail", "chapter", "also", "note", "entry"]
+
+
+def book_frame(name: str, reading: str = BOOK_READING) -> pd.DataFrame:
+    """The book's frame of published table ``name`` (its registered builder on its inputs)."""
+    discover()
+    if (name, reading) not in TABLES:
+        known = sorted(n for n, r in TABLES if r == reading)
+        raise KeyError(f"no builder of published table {name!r} in reading {reading!r}; known: {', '.join(known)}")
+    item = TABLES[(name, reading)]
+    return item.function(**load_inputs(item))
+
+
+def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str | None = None,
+           readings: bool = False) -> pd.DataFrame:
+    """Every claim and every published table cell with its verdict (the columns of :data:`COLUMNS`).
+
+    ``paper``, ``verdict`` and ``chapter`` (a toc entry such as ``chapters/thresholds/study``)
+    filter, the last two before anything is evaluated; ``readings`` adds the rows of
+    alternative readings of the papers' tables (marked in ``entry``), which are never counted
+    in place of the book's.
+    """
+    if paper is not None and paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    if verdict is not None and verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
+    discover()
+    rows = [evaluate_claim(c) for c in claims()
+            if (paper is None or c.paper == paper) and (chapter is None or c.chapter == chapter)]
+    frames = [pd.DataFrame(rows, columns=COLUMNS)]
+    for (name, reading) in sorted(TABLES):
+        if reading != BOOK_READING and not readings:
+            continue
+        if (paper is not None and _paper_of(name) != paper) or (chapter is not None and TABLES[(name, reading)].chapter
+                                                                 != chapter):
+            continue
+        frames.append(table_rows(name, reading))
+    table = pd.concat([f for f in frames if not f.empty] or frames, ignore_index=True)
+    if verdict is not None:
+        table = table[table["verdict"] == verdict]
+    return table[COLUMNS].reset_index(drop=True)
+
+
+def counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Entries per paper (rows) and verdict (columns, in :data:`VERDICTS` order), with totals."""
+    counted = table[~table["entry"].str.startswith("reading")]
+    grid = pd.crosstab(counted["paper"], counted["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    grid = grid.reindex([p for p in PAPERS if p in grid.index])
+    grid["total"] = grid.sum(axis=1)
+    grid.loc["all"] = grid.sum(axis=0)
+    return grid.astype(int)

@@ -1,0 +1,171 @@
+"""The ledger's machinery: claims as data, the verdict rules of each kind, published table cells."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from credalbook import ledger
+from credalbook.ledger import core
+from credalbook.ledger.core import Claim, Finding, judge, printing_precision
+
+
+def _claim(**changes) -> Claim:
+    base = dict(id="x.demo", paper="ferri2019", quote="q", sections=("§1",), kind="number", published=0.75,
+                check="none", part="VI")
+    base.update(changes)
+    return Claim(**base)
+
+
+@pytest.mark.parametrize("printed,half", [("0.75", 0.005), ("33", 0.5), ("94.40", 0.005), ("1e-4", 0.5e-4),
+                                          ("-2.5", 0.05), (0.125, 0.0005)])
+def test_printing_precision(printed, half):
+    assert printing_precision(printed) == pytest.approx(half)
+
+
+def test_printing_precision_rejects_words():
+    with pytest.raises(ValueError, match="not a printed number"):
+        printing_precision("about 3")
+
+
+class TestNumbers:
+    def test_within_printing_precision_is_reproduced(self):
+        assert judge(_claim(), Finding(0.754))["verdict"] == "reproduced"
+        assert judge(_claim(), Finding(0.756))["verdict"] == "not reproduced"
+
+    def test_stated_tolerance(self):
+        claim = _claim(tolerance={"absolute": 0.02, "why": "one standard error"})
+        row = judge(claim, Finding(0.765))
+        assert row["verdict"] == "within tolerance" and row["difference"] == pytest.approx(0.015)
+        assert judge(claim, Finding(0.78))["verdict"] == "not reproduced"
+        relative = _claim(published=200, tolerance={"relative": 0.05, "why": "sampling"})
+        assert judge(relative, Finding(209.0))["verdict"] == "within tolerance"
+        assert judge(relative, Finding(211.0))["verdict"] == "not reproduced"
+
+    def test_explicit_printing_precision(self):
+        assert judge(_claim(printed=0.01), Finding(0.759))["verdict"] == "reproduced"
+
+    def test_a_nan_book_value_is_refused(self):
+        with pytest.raises(ValueError, match="must return a number"):
+            judge(_claim(), Finding(float("nan")))
+
+
+def test_counts_are_exact():
+    claim = _claim(kind="count", published=33)
+    assert judge(claim, Finding(33))["verdict"] == "reproduced"
+    row = judge(claim, Finding(32))
+    assert row["verdict"] == "not reproduced" and row["difference"] == -1
+
+
+def test_directions_and_significance_compare_the_statement():
+    claim = _claim(kind="direction", published=True)
+    assert judge(claim, Finding(True))["verdict"] == "reproduced"
+    assert judge(claim, Finding(False))["verdict"] == "not reproduced"
+    significance = _claim(kind="significance", published=False)
+    assert judge(significance, Finding(False))["verdict"] == "reproduced"
+
+
+def test_share_worded_claims_use_the_declared_threshold():
+    claim = _claim(kind="direction", published=True, tolerance={"share": 0.9, "word": "almost everywhere"})
+    assert judge(claim, Finding(0.95))["verdict"] == "reproduced"
+    assert judge(claim, Finding(0.71))["verdict"] == "partly"
+    assert judge(claim, Finding(0.30))["verdict"] == "not reproduced"
+    never = _claim(kind="direction", published=False, tolerance={"share": 0.9, "word": "hardly ever"})
+    assert judge(never, Finding(0.05))["verdict"] == "reproduced"
+    with pytest.raises(ValueError, match="share in \\[0, 1\\]"):
+        judge(claim, Finding(1.5))
+
+
+def test_rankings():
+    claim = _claim(kind="ranking", published=["CMA", "NCC", "CDT"])
+    assert judge(claim, Finding(["CMA", "NCC", "CDT"]))["verdict"] == "reproduced"
+    assert judge(claim, Finding(["CMA", "CDT", "NCC"]))["verdict"] == "partly"
+    assert judge(claim, Finding(["NCC", "CMA", "CDT"]))["verdict"] == "not reproduced"
+
+
+def test_a_check_decides_errata_and_formulas_must_decide():
+    formula = _claim(kind="formula", published="-1.2x^2 + 2.2x is u65")
+    assert judge(formula, Finding("u80", verdict="erratum"))["verdict"] == "erratum"
+    with pytest.raises(ValueError, match="must decide"):
+        judge(formula, Finding("u80"))
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Finding(1, verdict="wrong")
+
+
+def _write_claims(folder, text):
+    folder.mkdir(exist_ok=True)
+    (folder / "c.yml").write_text(text)
+    return folder
+
+
+VALID = """
+- id: a.one
+  paper: yang2017
+  quote: "x"
+  sections: "§2"
+  kind: count
+  published: 3
+  check: a.one
+  part: IV
+"""
+
+
+class TestClaimFiles:
+    def test_a_valid_file(self, tmp_path):
+        (found,) = ledger.claims(_write_claims(tmp_path / "c", VALID))
+        assert found.sections == ("§2",) and found.tolerance == "exact"
+
+    @pytest.mark.parametrize("change,message", [
+        (("kind: count", "kind: guess"), "has kind 'guess'"),
+        (("paper: yang2017", "paper: nobody2020"), "unknown paper"),
+        (("part: IV", "part: IV\n  colour: red"), "unknown fields \\['colour'\\]"),
+        (("  check: a.one\n", ""), "lacks \\[.check.\\]"),
+        (("kind: count", "kind: number\n  tolerance: {absolute: 0.1}"), "needs a 'why'"),
+        (("kind: count", "kind: direction\n  tolerance: {share: 0.4, word: most}"), "out of range"),
+        (("kind: count", "kind: direction\n  tolerance: {share: 0.9}"), "names the paper's word"),
+        (("kind: count", "kind: count\n  tolerance: {absolute: 1, why: w}"), "applies to numbers"),
+    ])
+    def test_bad_entries_are_named(self, tmp_path, change, message):
+        with pytest.raises(ValueError, match=message):
+            ledger.claims(_write_claims(tmp_path / "c", VALID.replace(*change)))
+
+    def test_duplicate_ids(self, tmp_path):
+        folder = _write_claims(tmp_path / "c", VALID)
+        (folder / "d.yml").write_text(VALID)
+        with pytest.raises(ValueError, match="appears in c.yml and d.yml"):
+            ledger.claims(folder)
+
+
+def test_table_cells_are_judged_with_their_printed_digits(tmp_path, monkeypatch):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "ferri2019_demo.csv").write_text("model,AUC,BS\nA,0.80,0.125\nB,0.70,0.2\n")
+    (paper / "ferri2019_demo.yml").write_text(
+        "paper: P\ntable: Table 99\npage: 1\ntolerance: {AUC: 0.02, BS: 0.001}\n"
+        "cells:\n  - match: {model: B}\n    measure: BS\n    verdict: erratum\n    why: misprinted\n")
+    monkeypatch.setattr(core, "_data_dir", lambda: paper)
+    import credalbook.reference as reference
+
+    monkeypatch.setattr(reference, "paper_dir", lambda: paper)
+    monkeypatch.setitem(core.TABLES, ("ferri2019_demo", "book"), core.BookTable(
+        "ferri2019_demo", lambda: None, ("model",), {}, None, "book", "VI", "chapters/x"))
+    book = pd.DataFrame({"model": ["A", "B"], "AUC": [0.8049, 0.715], "BS": [np.nan, 0.9]})
+    rows = core.table_rows("ferri2019_demo", book=book).set_index("id")
+    assert rows.loc["ferri2019_demo[model=A; AUC]", "verdict"] == "reproduced"
+    assert rows.loc["ferri2019_demo[model=B; AUC]", "verdict"] == "within tolerance"
+    assert rows.loc["ferri2019_demo[model=A; BS]", "verdict"] == "not checkable"
+    assert rows.loc["ferri2019_demo[model=B; BS]", "verdict"] == "erratum"
+    assert rows.loc["ferri2019_demo[model=B; BS]", "detail"] == "misprinted"
+    assert rows.loc["ferri2019_demo[model=A; AUC]", "published"] == "0.80"
+
+
+class TestBadInput:
+    def test_ledger_filters(self):
+        with pytest.raises(ValueError, match="paper must be one of"):
+            ledger.ledger(paper="nobody")
+        with pytest.raises(ValueError, match="verdict must be one of"):
+            ledger.ledger(verdict="maybe")
+
+    def test_a_claim_with_an_unregistered_check(self):
+        with pytest.raises(KeyError, match="which no module of credalbook.ledger registers"):
+            core.evaluate_claim(_claim(check="no.such.check"))
