@@ -452,9 +452,11 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     """Ledger rows of published table ``name``: one per printed cell, judged like a number claim.
 
     The tolerance is the source record's; the printing precision comes from the cell's digits as
-    transcribed. The record's ``cells`` list may explain cells (``match`` keys, optional
-    ``measure``, ``why``) and set their verdict (``verdict``: e.g. ``erratum`` for a cell the paper
-    misprints, with the claim that shows it). A cell with no book value is ``not checkable``.
+    transcribed. The record's ``cells`` list explains differences: each rule has ``why`` and
+    optionally ``match`` (key values) and ``measure``; a rule without ``verdict`` explains the
+    cells it matches that are not reproduced, a rule with one sets it (e.g. ``erratum`` for a
+    cell the paper misprints, naming the claim that shows it). A cell with no book value is
+    ``not checkable``.
     """
     from credalbook.reference import compare, published_source
 
@@ -480,7 +482,7 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
             verdict = _number_verdict(float(cell["paper"]), float(cell["book"]), precision,
                                       {"absolute": tolerance, "why": "source record"})
         for rule in rules:
-            if _matches(cell, rule):
+            if _matches(cell, rule) and ("verdict" in rule or verdict != "reproduced"):
                 verdict = rule.get("verdict", verdict)
                 why = rule["why"]
         rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": _paper_of(name), "part": item.part, "section": source["table"], "kind": "number",
