@@ -141,7 +141,7 @@ def test_table_cells_are_judged_with_their_printed_digits(tmp_path, monkeypatch)
     paper.mkdir()
     (paper / "ferri2019_demo.csv").write_text("model,AUC,BS\nA,0.80,0.125\nB,0.70,0.2\n")
     (paper / "ferri2019_demo.yml").write_text(
-        "paper: P\ntable: Table 99\npage: 1\ntolerance: {AUC: 0.02, BS: 0.001}\n"
+        "paper: Ferri, Hernández-Orallo & Flach (2019), demo\ntable: Table 99\npage: 1\ntolerance: {AUC: 0.02, BS: 0.001}\n"
         "cells:\n  - match: {model: B}\n    measure: BS\n    verdict: erratum\n    why: misprinted\n")
     monkeypatch.setattr(core, "_data_dir", lambda: paper)
     import credalbook.reference as reference

@@ -495,10 +495,14 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
 
 
 def _paper_of(name: str) -> str:
-    for key in PAPERS:
-        if key in name:
+    """The paper of published table ``name``: the one its source record cites (``paper: "Zaffalon, ... (2011), ..."``)."""
+    from credalbook.reference import published_source
+
+    cited = published_source(name)["paper"]
+    for key, paper in PAPERS.items():
+        if cited.startswith(paper.cite):
             return key
-    raise ValueError(f"published table {name!r} names no known paper")
+    raise ValueError(f"the source record of published table {name!r} cites {cited[:60]!r}, no paper of the ledger")
 
 
 # ----------------------------------------------------------------------------------------------
