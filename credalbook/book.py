@@ -11,7 +11,9 @@ cell, error, log), and so does any Sphinx warning (``-W``).
 """
 from __future__ import annotations
 
+import ast
 import json
+import keyword
 import os
 import platform
 import shutil
@@ -24,6 +26,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -38,16 +41,24 @@ class BuildError(RuntimeError):
     """A chapter failed to execute or the HTML failed to render (the message says which and where)."""
 
 
-def repo_root(start: Path | None = None) -> Path:
-    """The book's top folder: the first ancestor of ``start`` (default: cwd) with a ``_toc.yml``."""
-    candidates = [Path(start or Path.cwd()).resolve(), Path(__file__).resolve().parent.parent]
-    for base in candidates:
-        for folder in (base, *base.parents):
-            if (folder / "_toc.yml").is_file():
-                return folder
-    raise FileNotFoundError(
-        "no _toc.yml found above the current folder or the package: run from the book's checkout"
-    )
+def repo_root(root: str | os.PathLike | None = None) -> Path:
+    """The book's top folder (the one with ``_toc.yml``).
+
+    ``root`` when given, else ``$CREDALBOOK_ROOT`` when set (``credalbook --root DIR`` sets it
+    for the kernels it starts), else the checkout the package itself lives in. The current
+    folder is never searched, so a command started inside another book cannot act on it.
+    """
+    chosen = root if root is not None else os.environ.get("CREDALBOOK_ROOT")
+    if chosen is not None:
+        folder = Path(chosen).resolve()
+        if not (folder / "_toc.yml").is_file():
+            raise FileNotFoundError(f"root {folder} is not a book: it has no _toc.yml")
+        return folder
+    folder = Path(__file__).resolve().parent.parent
+    if not (folder / "_toc.yml").is_file():
+        raise FileNotFoundError("credalbook is installed without its book (no _toc.yml beside the package): "
+                                "clone the book's repository, or pass --root DIR / set CREDALBOOK_ROOT")
+    return folder
 
 
 def toc_entries(root: Path) -> list[str]:
@@ -87,6 +98,44 @@ def resolve_chapter(root: Path, name: str) -> str:
         known = ", ".join(entries)
         raise ValueError(f"chapter {name!r} matches {len(matches)} entries of _toc.yml; known: {known}")
     return matches[0]
+
+
+def declared_parameters(root: Path, entry: str) -> dict[str, Any]:
+    """The chapter's parameters (the assignments of its cell tagged ``parameters``) and their defaults."""
+    import jupytext
+
+    source = chapter_source(root, entry)
+    if not is_notebook(source):
+        return {}
+    for cell in jupytext.read(source).cells:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            declared = {}
+            for node in ast.parse(cell.source).body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    declared[node.targets[0].id] = ast.literal_eval(node.value)
+            return declared
+    return {}
+
+
+def check_parameters(root: Path, entry: str, given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` checked against the chapter's declared parameters: names, types, and ``profile`` in :data:`PROFILES`."""
+    declared = declared_parameters(root, entry)
+    checked = {}
+    for name, value in given.items():
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+            raise ValueError(f"parameter name {name!r} is not a Python identifier")
+        if name not in declared:
+            raise ValueError(f"{entry} declares no parameter {name!r}; its parameters: "
+                             f"{', '.join(declared) or 'none'}")
+        if name == "profile" and value not in PROFILES:
+            raise ValueError(f"profile must be one of {PROFILES}, got {value!r}")
+        default = declared[name]
+        expected = (int, float) if isinstance(default, float) else type(default)
+        if default is not None and (not isinstance(value, expected) or isinstance(value, bool) != isinstance(default, bool)):
+            raise ValueError(f"parameter {name!r} of {entry} takes a {type(default).__name__} "
+                             f"(default {default!r}), got {value!r}")
+        checked[name] = value
+    return checked
 
 
 @dataclass
@@ -373,7 +422,8 @@ def _closing_table(results: list[ExecutionResult], root: Path) -> str:
     return "\n".join(lines)
 
 
-def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = None) -> Path:
+def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = None,
+          root: str | os.PathLike | None = None) -> Path:
     """Execute every chapter (``jobs`` at once), write the status page and render ``_build/html``.
 
     Raises :class:`BuildError` when a chapter fails (after every chapter has run, so that one
@@ -381,7 +431,7 @@ def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = No
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
-    root = repo_root()
+    root = repo_root(root)
     executed = root / "_build" / "executed"
     logs = root / "_build" / "logs"
     for folder in (executed, logs):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import os
 import sys
 from pathlib import Path
 
@@ -104,13 +105,19 @@ def _cmd_ledger(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from credalbook.book import execute_chapter, repo_root, resolve_chapter
+    from credalbook.book import check_parameters, execute_chapter, repo_root, resolve_chapter
 
     root = repo_root()
     entry = resolve_chapter(root, args.chapter)
-    parameters = {"profile": args.profile}
-    parameters.update({name: _parse_value(value) for name, value in args.parameter or []})
-    result = execute_chapter(root, entry, parameters, root / "_build" / "executed")
+    given = {"profile": args.profile}
+    given.update({name: _parse_value(value) for name, value in args.parameter or []})
+    parameters = check_parameters(root, entry, given)
+    result = execute_chapter(root, entry, parameters, root / "_build" / "executed", log_dir=root / "_build" / "logs")
+    if result.status == "failed":
+        print(f"credalbook: {entry} failed after {result.seconds:.1f} s", file=sys.stderr)
+        print("\n".join(f"    {line}" for line in result.error.splitlines()), file=sys.stderr)
+        print(f"    log: {result.log}; notebook: {result.output}", file=sys.stderr)
+        return 1
     print(f"executed {entry} in {result.seconds:.1f} s -> {result.output}")
     return 0
 
@@ -138,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     from credalbook.data import GROUPS
 
     parser = argparse.ArgumentParser(prog="credalbook", description=__doc__)
+    parser.add_argument("--root", metavar="DIR",
+                        help="the book's folder (default: the checkout the package lives in; never the current folder)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list chapters, datasets and experiments")
@@ -171,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("chapter", help="a _toc.yml entry or a unique chapter name, e.g. betting")
     p.add_argument("--profile", default="ci", choices=["ci", "full"])
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="papermill parameter (repeatable), value read as a Python literal when possible")
+                   help="a parameter the chapter declares (repeatable); the value is read as a Python literal "
+                        "when possible and must have the type of the declared default")
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("build", help="execute every chapter and render the HTML book in _build/html")
@@ -189,15 +199,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from credalbook.book import BuildError
+    from credalbook.book import BuildError, repo_root
     from credalbook.experiments.store import DirtyTreeError
 
     args = build_parser().parse_args(argv)
+    previous_root = os.environ.get("CREDALBOOK_ROOT")
     try:
+        if args.root is not None:  # for this command and the kernels it starts
+            os.environ["CREDALBOOK_ROOT"] = str(repo_root(args.root))
         return args.func(args)
     except (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError) as error:
         print(f"credalbook: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        if previous_root is None:
+            os.environ.pop("CREDALBOOK_ROOT", None)
+        else:
+            os.environ["CREDALBOOK_ROOT"] = previous_root
 
 
 if __name__ == "__main__":  # pragma: no cover

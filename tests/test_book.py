@@ -6,7 +6,7 @@ import pytest
 
 from credalbook import book, cli
 
-ROOT = book.repo_root(Path(__file__).parent)
+ROOT = book.repo_root()
 
 
 def test_toc_entries_exist_and_are_notebooks_with_a_profile_parameter():
@@ -46,3 +46,47 @@ def test_cli_list_and_errors(capsys):
     assert cli.main(["run", "no-such-chapter"]) == 2
     assert "matches 0 entries" in capsys.readouterr().err
     assert cli._parse_value("3") == 3 and cli._parse_value("[1, 2]") == [1, 2] and cli._parse_value("ci") == "ci"
+
+
+class TestCommandLineRefuses:
+    def test_a_parameter_name_that_is_code(self, capsys):
+        assert cli.main(["run", "intro", "-p", "open('x','w').write('y');z", "1"]) == 2
+        assert "is not a Python identifier" in capsys.readouterr().err
+
+    def test_an_undeclared_parameter(self, capsys):
+        assert cli.main(["run", "intro", "-p", "colour", "'red'"]) == 2
+        assert "declares no parameter 'colour'; its parameters: profile" in capsys.readouterr().err
+
+    def test_a_profile_given_as_a_parameter_is_checked_like_the_option(self, capsys):
+        assert cli.main(["run", "intro", "-p", "profile", "bogus"]) == 2
+        assert "profile must be one of ('ci', 'full'), got 'bogus'" in capsys.readouterr().err
+
+    def test_a_value_of_the_wrong_type(self, tmp_path):
+        (tmp_path / "chapters").mkdir()
+        (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: chapters/page\n")
+        (tmp_path / "chapters" / "page.md").write_text(
+            "---\njupytext:\n  formats: md:myst\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n"
+            "```{code-cell} ipython3\n:tags: [parameters]\nprofile = \"ci\"\nruns = 3\nshare = 0.5\n```\n")
+        assert book.check_parameters(tmp_path, "chapters/page", {"runs": 10, "share": 1}) == {"runs": 10, "share": 1}
+        with pytest.raises(ValueError, match=r"parameter 'runs' of chapters/page takes a int \(default 3\), got 'ten'"):
+            book.check_parameters(tmp_path, "chapters/page", {"runs": "ten"})
+        with pytest.raises(ValueError, match="takes a int"):
+            book.check_parameters(tmp_path, "chapters/page", {"runs": True})
+
+    def test_another_book_in_the_current_folder_is_not_the_root(self, tmp_path, monkeypatch):
+        other = tmp_path / "other-book"
+        other.mkdir()
+        (other / "_toc.yml").write_text("format: jb-book\nroot: index\n")
+        monkeypatch.chdir(other)
+        monkeypatch.delenv("CREDALBOOK_ROOT", raising=False)
+        assert book.repo_root() == ROOT
+        assert book.repo_root(other) == other.resolve()
+
+    def test_a_root_without_a_toc(self, tmp_path, capsys):
+        assert cli.main(["--root", str(tmp_path), "list", "chapters"]) == 2
+        assert "is not a book: it has no _toc.yml" in capsys.readouterr().err
+
+
+def test_declared_parameters_of_a_chapter():
+    assert book.declared_parameters(ROOT, "chapters/intro") == {"profile": "ci"}
+    assert book.declared_parameters(ROOT, "chapters/status") == {}

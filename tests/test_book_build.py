@@ -8,7 +8,7 @@ import pytest
 
 from credalbook import book, cli
 
-ROOT = book.repo_root(Path(__file__).parent)
+ROOT = book.repo_root()
 HEADER = """---
 jupytext:
   text_representation:
@@ -74,10 +74,9 @@ def test_a_failing_chapter_is_reported_in_a_few_lines_and_the_others_still_run(t
     assert (root / "_build" / "executed" / "chapters" / "broken.ipynb").is_file()  # the notebook with its error
 
 
-def test_build_stops_before_rendering_and_names_the_failure(tmp_path, monkeypatch, capsys):
+def test_build_stops_before_rendering_and_names_the_failure(tmp_path, capsys):
     root = _toy_book(tmp_path / "toy")
-    monkeypatch.chdir(root)
-    assert cli.main(["build", "--jobs", "1"]) == 2
+    assert cli.main(["--root", str(root), "build", "--jobs", "1"]) == 2
     captured = capsys.readouterr()
     assert "FAILED  chapters/broken" in captured.out and "ZeroDivisionError: division by zero" in captured.out
     assert "log: _build/logs/chapters/broken.log" in captured.out

@@ -16,7 +16,7 @@ import pytest
 
 from credalbook.book import repo_root, toc_entries
 
-ROOT = repo_root(Path(__file__).parent)
+ROOT = repo_root()
 HTML = ROOT / "_build" / "html"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
