@@ -1,8 +1,9 @@
 """credalbook.experiments.grid: order of results, the on-disk cache, config hashing, backends."""
 from __future__ import annotations
 
-import hashlib
+import json
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,8 @@ import pandas as pd
 import pytest
 
 from credalbook.experiments import grid
-from credalbook.experiments.grid import cache_tally, config_hash, default_cache_dir, run_grid, tidy
+from credalbook.experiments import cache as entries
+from credalbook.experiments.grid import cache_tally, default_cache_dir, run_grid, tidy
 
 
 # Module-level tasks: worker processes import them by name.
@@ -67,7 +69,7 @@ def test_cache_hit_avoids_recomputation(tmp_path, log):
     run_grid(square, configs + [{"x": 9, "log": str(log)}], backend="sequential", cache_dir=tmp_path,
              progress=False)
     assert _calls(log) == [0, 1, 2, 3, 9]
-    files = sorted((tmp_path / "square").glob("*.joblib"))
+    files = sorted((tmp_path / "square").glob("*.npz"))
     assert len(files) == 5 and not list((tmp_path / "square").glob("*.tmp*"))
 
 
@@ -99,11 +101,12 @@ def test_version_change_and_cache_off_recompute(tmp_path, log):
     assert _calls(log) == [1, 1, 1, 1]
 
 
-def test_cache_key_is_the_documented_hash(tmp_path, log):
+def test_cache_key_hashes_task_config_and_code(tmp_path, log):
     config = {"x": 3, "log": str(log)}
     run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False, version="7")
-    salt = f"{square.__module__}.{square.__qualname__}:7"
-    assert (tmp_path / "square" / f"{config_hash(config, salt)}.joblib").is_file()
+    fingerprint = f"{entries.code_fingerprint(square.__module__)}:7"
+    key = entries.entry_key(f"{square.__module__}.{square.__qualname__}", config, fingerprint)
+    assert (tmp_path / "square" / f"{key}.npz").is_file()
 
 
 def test_dataframe_results_are_cached_unchanged(tmp_path):
@@ -122,37 +125,134 @@ def test_default_cache_dir_follows_environment(monkeypatch, tmp_path):
     assert default_cache_dir().parts[-2:] == (".cache", "grid")
 
 
-# ------------------------------------------------------------------------------ config_hash
-def test_config_hash_matches_a_hand_computed_sha256():
-    config = {"b": [1, 2], "a": 0.5}
-    expected = hashlib.sha256(('salt{"a": 0.5, "b": [1, 2]}').encode()).hexdigest()[:16]
-    assert config_hash(config, "salt") == expected
-    assert len(config_hash(config)) == 16
-
-
-def test_config_hash_is_stable_under_key_order_and_numpy_types():
+# ------------------------------------------------------------------------------ the verified cache
+def test_canonical_config_is_stable_under_key_order_and_numpy_types():
     base = {"seed": 3, "size": 25, "methods": ["nbc", "ncc"], "s": 1.0}
     shuffled = {"s": np.float64(1.0), "methods": np.array(["nbc", "ncc"]), "size": np.int64(25), "seed": 3}
-    assert config_hash(base) == config_hash(shuffled)
-    assert config_hash({"classes": {3, 1, 2}}) == config_hash({"classes": [1, 2, 3]})
-    assert config_hash(base, "a") != config_hash(base, "b")
-    assert config_hash(base) != config_hash({**base, "seed": 4})
-    assert config_hash({"x": 1}) != config_hash({"x": "1"})
+    assert entries.canonical(base) == entries.canonical(shuffled) == (
+        '{"methods": ["nbc", "ncc"], "s": 1.0, "seed": 3, "size": 25}')
+    assert entries.canonical({"classes": {3, 1, 2}}) == entries.canonical({"classes": [1, 2, 3]})
+    assert entries.entry_key("t", base, "f") != entries.entry_key("t", {**base, "seed": 4}, "f")
+    assert entries.entry_key("t", {"x": 1}, "f") != entries.entry_key("t", {"x": "1"}, "f")
+    assert entries.entry_key("t", base, "f") != entries.entry_key("t", base, "g")
 
 
-def test_config_hash_is_stable_across_processes(tmp_path):
+def test_canonical_config_is_stable_across_processes():
     import subprocess
     import sys
 
-    code = "from credalbook.experiments.grid import config_hash; print(config_hash({'b': [1, 2], 'a': 0.5}, 's'))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == config_hash({"a": 0.5, "b": [1, 2]}, "s")
+    code = ("from credalbook.experiments.cache import entry_key; "
+            "print(entry_key('t', {'b': [1, 2], 'a': 0.5}, 'f'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONHASHSEED": "123", "PATH": ""})
+    assert out.stdout.strip() == entries.entry_key("t", {"a": 0.5, "b": [1, 2]}, "f")
+
+
+def _entry_of(folder: Path, task: str, x: int) -> Path:
+    (path,) = [p for p in (folder / task).glob("*.npz")
+               if json.loads(str(np.load(p)["__record__"]))["config"].startswith(f'{{"log"') and
+               f'"x": {x}' in json.loads(str(np.load(p)["__record__"]))["config"]]
+    return path
+
+
+def test_another_configurations_entry_copied_under_the_key_is_not_served(tmp_path, log):
+    configs = [{"x": x, "log": str(log)} for x in (2, 3)]
+    run_grid(square, configs, backend="sequential", cache_dir=tmp_path, progress=False)
+    two, three = _entry_of(tmp_path, "square", 2), _entry_of(tmp_path, "square", 3)
+    two.write_bytes(three.read_bytes())  # x = 3's entry under x = 2's key
+    with cache_tally() as tally, pytest.warns(UserWarning, match="written for another configuration"):
+        assert run_grid(square, configs, backend="sequential", cache_dir=tmp_path, progress=False) == [4, 9]
+    assert (tally.cells, tally.cached) == (2, 1) and _calls(log) == [2, 3, 2]
+
+
+def test_a_flipped_byte_inside_an_entry_is_detected(tmp_path):
+    configs = [{"seed": 1, "n": 50}]
+    (first,) = run_grid(frame_task, configs, backend="sequential", cache_dir=tmp_path, progress=False)
+    (path,) = (tmp_path / "frame_task").glob("*.npz")
+    with zipfile.ZipFile(path) as archive:  # rewrite one member with one value changed, CRCs consistent
+        members = {name: archive.read(name) for name in archive.namelist()}
+    name = next(n for n in members if n != "__record__.npy" and n.endswith(".1.npy"))
+    payload = bytearray(members[name])
+    payload[-3] ^= 0x01
+    members[name] = bytes(payload)
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, data in members.items():
+            archive.writestr(member, data)
+    with cache_tally() as tally, pytest.warns(UserWarning, match="its bytes differ from their checksum"):
+        (again,) = run_grid(frame_task, configs, backend="sequential", cache_dir=tmp_path, progress=False)
+    pd.testing.assert_frame_equal(again, first)
+    assert tally.cached == 0
+
+
+def test_entries_of_other_code_are_stale(tmp_path, log, monkeypatch):
+    config = {"x": 4, "log": str(log)}
+    run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False)
+    (path,) = (tmp_path / "square").glob("*.npz")
+    old = entries.code_fingerprint(square.__module__)
+    monkeypatch.setattr(entries, "code_fingerprint", lambda module: old + "changed")
+    with cache_tally() as tally:  # a new key: the old entry is simply not found
+        run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False)
+    assert tally.cached == 0 and _calls(log) == [4, 4]
+    name = f"{square.__module__}.{square.__qualname__}"
+    with pytest.raises(entries.StaleEntry, match="written by other code"):
+        entries.read(path, task_name=name, config=config, fingerprint=old + "changed:")
+
+
+def test_code_fingerprint_follows_the_imported_modules(tmp_path, monkeypatch):
+    package = tmp_path / "fingerprint_demo"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "task.py").write_text("from credalbook import sets\n\ndef f():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = entries.code_fingerprint("fingerprint_demo.task")
+    entries.code_fingerprint.cache_clear()
+    (package / "task.py").write_text("from credalbook import sets\n\ndef f():\n    return 2\n")
+    assert entries.code_fingerprint("fingerprint_demo.task") != before
+    entries.code_fingerprint.cache_clear()
+    (package / "task.py").write_text("from credalbook import metrics\n\ndef f():\n    return 2\n")
+    changed_import = entries.code_fingerprint("fingerprint_demo.task")
+    entries.code_fingerprint.cache_clear()
+    assert changed_import != before
+
+
+@pytest.mark.parametrize("value", [
+    pd.DataFrame({"i": np.arange(3), "f": [0.1, np.nan, 1e300], "b": [True, False, True],
+                  "s": pd.Series(["a", None, "ç"], dtype="str"),
+                  "c": pd.Categorical(["x", "y", "x"], categories=["y", "x"], ordered=True)}),
+    np.arange(12.0).reshape(3, 4) / 7,
+    {"y": np.array([0, 1]), "proba": np.array([[0.25, 0.75], [1 / 3, 2 / 3]]), "fold": np.array([0, 1]), "n": 3},
+    [1, 2.5, "x", None], 7, "text", float("nan"),
+])
+def test_results_round_trip_exactly(tmp_path, value):
+    path = tmp_path / "e.npz"
+    entries.write(path, value, task_name="t", config={"a": 1}, fingerprint="f")
+    back = entries.read(path, task_name="t", config={"a": 1}, fingerprint="f")
+    if isinstance(value, pd.DataFrame):
+        pd.testing.assert_frame_equal(back, value)
+    elif isinstance(value, np.ndarray):
+        np.testing.assert_array_equal(back, value)
+        assert back.dtype == value.dtype
+    elif isinstance(value, dict):
+        assert back.keys() == value.keys() and back["n"] == 3
+        np.testing.assert_array_equal(back["proba"], value["proba"])
+    elif isinstance(value, float):
+        assert np.isnan(back)
+    else:
+        assert back == value
+
+
+def test_values_that_cannot_be_cached_are_refused(tmp_path):
+    with pytest.raises(TypeError, match="cannot be cached"):
+        entries.write(tmp_path / "e.npz", object(), task_name="t", config={}, fingerprint="f")
+    with pytest.raises(TypeError, match="neither numbers nor strings"):
+        entries.write(tmp_path / "e.npz", pd.DataFrame({"o": [object()]}), task_name="t", config={}, fingerprint="f")
+    assert not list(tmp_path.glob("*"))
 
 
 class TestBadInput:
-    def test_non_serialisable_config(self):
+    def test_non_serialisable_config(self, tmp_path):
         with pytest.raises(TypeError, match="configuration is not JSON-serialisable"):
-            config_hash({"estimator": object()})
+            run_grid(square, [{"estimator": object()}], backend="sequential", cache_dir=tmp_path, progress=False)
 
     def test_unknown_backend(self, tmp_path, log):
         with pytest.raises(ValueError, match="unknown backend 'spark': use loky, threading, sequential, dask or ray"):
@@ -164,9 +264,9 @@ class TestBadInput:
         configs = [{"x": x} for x in range(4)]
         with pytest.raises(RuntimeError, match="task failed on x=2"):
             run_grid(failing, configs, backend=backend, n_jobs=n_jobs, cache_dir=tmp_path, progress=False)
-        cached = {p.stem for p in (tmp_path / "failing").glob("*.joblib")}
-        salt = f"{failing.__module__}.{failing.__qualname__}:1"
-        assert config_hash({"x": 2}, salt) not in cached
+        fingerprint = f"{entries.code_fingerprint(failing.__module__)}:"
+        cached = {p.stem for p in (tmp_path / "failing").glob("*.npz")}
+        assert entries.entry_key(f"{failing.__module__}.{failing.__qualname__}", {"x": 2}, fingerprint) not in cached
 
     def test_missing_argument_is_a_type_error(self, tmp_path):
         with pytest.raises(TypeError):
@@ -176,15 +276,15 @@ class TestBadInput:
         import threading
 
         both_written = threading.Barrier(2, timeout=10)
-        dump = grid.joblib.dump
+        savez = entries.np.savez
 
-        def dump_then_wait(value, filename, *args, **kwargs):
+        def savez_then_wait(file, *args, **kwargs):
             # make the two writers overlap deterministically: both write before either renames
-            out = dump(value, filename, *args, **kwargs)
+            out = savez(file, *args, **kwargs)
             both_written.wait()
             return out
 
-        monkeypatch.setattr(grid.joblib, "dump", dump_then_wait)
+        monkeypatch.setattr(entries.np, "savez", savez_then_wait)
         configs = [{"x": 1, "log": str(log)}] * 2
         results = run_grid(square, configs, backend="threading", n_jobs=2, cache_dir=tmp_path, progress=False)
         assert results == [1, 1]
@@ -192,8 +292,16 @@ class TestBadInput:
     def test_corrupted_cache_file_is_recomputed(self, tmp_path, log):
         config = {"x": 5, "log": str(log)}
         run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False)
-        next((tmp_path / "square").glob("*.joblib")).write_bytes(b"not a joblib pickle")
-        assert run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False) == [25]
+        next((tmp_path / "square").glob("*.npz")).write_bytes(b"not an archive")
+        with pytest.warns(UserWarning, match=r"not used: unreadable \(ValueError\)"):
+            assert run_grid(square, [config], backend="sequential", cache_dir=tmp_path, progress=False) == [25]
+
+    def test_no_entry_is_unpickled(self, tmp_path):
+        """An object array could only be read with allow_pickle=True: the cache refuses it."""
+        path = tmp_path / "evil.npz"
+        np.savez(path, __record__=np.array(json.dumps({"format": 1})), r=np.array([object()], dtype=object))
+        with pytest.raises(entries.StaleEntry, match="unreadable"):
+            entries.read(path, task_name="t", config={}, fingerprint="f")
 
 
 # ------------------------------------------------------------------------------ tidy

@@ -11,7 +11,7 @@ from credalbook.experiments.store import (
     results_path,
     save_results,
 )
-from credalbook.experiments.grid import config_hash, run_grid
+from credalbook.experiments.grid import run_grid
 
 __all__ = [
     "EXPERIMENTS",
@@ -23,5 +23,4 @@ __all__ = [
     "results_path",
     "assert_matches_stored",
     "run_grid",
-    "config_hash",
 ]

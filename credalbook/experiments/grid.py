@@ -3,17 +3,14 @@
 ``run_grid(task, configs)`` calls ``task(**config)`` for every configuration, in parallel
 through joblib (``backend="loky"`` locally; ``"dask"`` or ``"ray"`` send the same calls to
 a cluster once a client is connected), with a tqdm progress bar, and caches each result on
-disk under a key that hashes the task's qualified name, its ``version`` and the config.
-Inside ``with cache_tally() as tally:`` every grid run counts its cells and cache hits, so
-that a stored result can say how much of it was read rather than computed.
+disk (:mod:`credalbook.experiments.cache`): an entry records the task, its configuration, the
+fingerprint of the code involved and a checksum, and is served only when all of them match.
+Inside ``with cache_tally() as tally:`` every grid run counts its cells and the verified cache
+hits, so that a stored result can say how much of it was read rather than computed.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import tempfile
-import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,22 +20,7 @@ import joblib
 import pandas as pd
 from tqdm import tqdm
 
-
-def config_hash(config: dict, salt: str = "") -> str:
-    """A stable 16-hex-digit key of a JSON-serialisable configuration."""
-    try:
-        text = json.dumps(config, sort_keys=True, default=_json_default)
-    except TypeError as error:
-        raise TypeError(f"configuration is not JSON-serialisable: {config!r}") from error
-    return hashlib.sha256((salt + text).encode()).hexdigest()[:16]
-
-
-def _json_default(value):
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    raise TypeError(type(value).__name__)
+from credalbook.experiments import cache as entries
 
 
 @dataclass
@@ -82,54 +64,63 @@ def default_cache_dir() -> Path:
         return Path.home() / ".cache" / "credalbook" / "grid"
 
 
-def _cached_call(task: Callable, config: dict, cache_file: Path | None):
-    """``task(**config)``, read from / written to ``cache_file``; an unreadable cache entry is
-    recomputed, and each writer uses its own temporary file so concurrent writers never clash."""
-    if cache_file is not None and cache_file.is_file():
+def _cached_call(task: Callable, config: dict, path: Path | None, fingerprint: str) -> tuple[Any, bool]:
+    """``(task(**config), hit)``: a verified entry at ``path`` when there is one, else computed and stored.
+
+    An entry that cannot be trusted is recomputed with a warning; each writer writes its own
+    temporary file and renames it, so concurrent writers of one configuration never clash.
+    """
+    name = f"{task.__module__}.{task.__qualname__}"
+    if path is not None:
         try:
-            return joblib.load(cache_file)
-        except Exception as error:  # a truncated or foreign file: recompute it
-            warnings.warn(f"unreadable cache entry {cache_file} ({type(error).__name__}); recomputing")
+            return entries.read(path, task_name=name, config=config, fingerprint=fingerprint), True
+        except FileNotFoundError:
+            pass
+        except entries.StaleEntry as reason:
+            entries.warn_stale(path, str(reason))
     result = task(**config)
-    if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=cache_file.stem, suffix=".tmp")
-        os.close(handle)
-        joblib.dump(result, tmp)
-        os.replace(tmp, cache_file)
-    return result
+    if path is not None:
+        entries.write(path, result, task_name=name, config=config, fingerprint=fingerprint)
+    return result, False
 
 
 def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int = -1, backend: str = "loky",
-             cache: bool = True, cache_dir: Path | None = None, version: str = "1", desc: str | None = None,
+             cache: bool = True, cache_dir: Path | None = None, version: str = "", desc: str | None = None,
              progress: bool = True) -> list[Any]:
     """Evaluate ``task(**config)`` for each config; results in the configs' order.
 
     ``task`` must be importable (a module-level function) so that worker processes can run
-    it. Results that are DataFrames can be concatenated by the caller with ``pd.concat``;
-    :func:`tidy` does that and adds the config columns.
+    it. The cache key hashes the task, the configuration and the fingerprint of the code the
+    task's module imports (:func:`credalbook.experiments.cache.code_fingerprint`); ``version``
+    adds a salt of one's own (say, for a change of a third-party library's behaviour).
+    Results that are DataFrames can be concatenated by the caller; :func:`tidy` does that and
+    adds the config columns.
     """
     configs = list(configs)
     if backend not in {"loky", "threading", "sequential", "dask", "ray"}:
         raise ValueError(f"unknown backend {backend!r}: use loky, threading, sequential, dask or ray")
-    salt = f"{task.__module__}.{task.__qualname__}:{version}"
+    name = f"{task.__module__}.{task.__qualname__}"
+    fingerprint = f"{entries.code_fingerprint(task.__module__)}:{version}"
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    files = [folder / task.__name__ / f"{config_hash(c, salt)}.joblib" if cache else None for c in configs]
-    _tally.cells += len(files)
-    _tally.cached += sum(f is not None and f.is_file() for f in files)
-    calls = (joblib.delayed(_cached_call)(task, c, f) for c, f in zip(configs, files))
+    paths = [folder / task.__name__ / f"{entries.entry_key(name, c, fingerprint)}.npz" if cache else None
+             for c in configs]
+    calls = (joblib.delayed(_cached_call)(task, c, p, fingerprint) for c, p in zip(configs, paths))
     # disable=None: a bar on a terminal (make reproduce), none on a pipe or in an executed page
     disable = True if not progress or os.environ.get("TQDM_DISABLE") else None
     bar = dict(total=len(configs), desc=desc or task.__name__, disable=disable, mininterval=2.0)
     if backend == "sequential" or n_jobs == 1:
-        return [_cached_call(task, c, f) for c, f in tqdm(zip(configs, files), **bar)]
-    if backend == "ray":  # pragma: no cover - needs a ray installation
-        from ray.util.joblib import register_ray
+        outcomes = [_cached_call(task, c, p, fingerprint) for c, p in tqdm(zip(configs, paths), **bar)]
+    else:
+        if backend == "ray":  # pragma: no cover - needs a ray installation
+            from ray.util.joblib import register_ray
 
-        register_ray()
-    with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
-        generator = joblib.Parallel(return_as="generator")(calls)
-        return list(tqdm(generator, **bar))
+            register_ray()
+        with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
+            generator = joblib.Parallel(return_as="generator")(calls)
+            outcomes = list(tqdm(generator, **bar))
+    _tally.cells += len(outcomes)
+    _tally.cached += sum(hit for _, hit in outcomes)
+    return [result for result, _ in outcomes]
 
 
 def tidy(configs: Iterable[dict], results: Iterable[pd.DataFrame | dict]) -> pd.DataFrame:
