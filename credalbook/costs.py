@@ -102,7 +102,7 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
     """
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p):
         raise ValueError(f"p must be a real number (or +/-inf), got {p!r}")
-    x = np.asarray(values, dtype=float)
+    x = check_array(values, "values")
     if np.any(x < 0):
         raise ValueError("values must be non-negative for a generalised mean")
     mask = np.ones_like(x, dtype=bool) if where is None else np.broadcast_to(np.asarray(where, dtype=bool), x.shape)

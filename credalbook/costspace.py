@@ -73,8 +73,8 @@ def _check_method(method: str) -> str:
     return method
 
 
-def _check_c(c, name: str = "c_grid") -> np.ndarray:
-    grid = check_array(c, name, ndim=1)
+def _check_c(c, name: str = "c_grid", ndim: int | None = 1) -> np.ndarray:
+    grid = check_array(c, name, ndim=ndim)
     if grid.min() < 0.0 or grid.max() > 1.0:
         raise ValueError(f"{name} must lie in [0, 1] (cost proportions), got range [{grid.min()}, {grid.max()}]")
     return grid
@@ -169,8 +169,8 @@ def loss(y, s, t, c) -> np.ndarray:
     """Q(t; c) of Eq. 3 (E[b] = 2) for thresholds ``t`` and cost proportions ``c`` (broadcast)."""
     labels, scores = _check_sample(y, s, "y", "s")
     lines = _cost_lines(labels, scores)
-    t = np.asarray(t, dtype=float)
-    c = np.asarray(c, dtype=float)
+    t = check_array(t, "t")
+    c = _check_c(c, "c", ndim=None)
     j = lines.line_at_threshold(t)
     return 2.0 * (c * lines.pi0 * (1.0 - lines.F0[j]) + (1.0 - c) * lines.pi1 * lines.F1[j])
 
@@ -464,7 +464,7 @@ def brier_decomposition(y, s, *, convexify: bool = False) -> dict:
     ``convexify=True`` takes RL after PAV / convex-hull calibration (RL_conv, which equals the
     test-optimal loss under certainty, FHF Table 4) and CL = BS − RL_conv.
     """
-    labels, scores = _check_sample(y, s, "y", "s")
+    labels, scores = _check_sample(y, s, "y", "s", unit=True)
     bs = float(np.mean((scores - labels) ** 2))
     groups = pav_calibrate(labels, scores) if convexify else scores
     _, inverse, counts = np.unique(groups, return_inverse=True, return_counts=True)

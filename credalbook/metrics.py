@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 from scipy.optimize import brentq
 
-from credalbook._validation import check_scalar
+from credalbook._validation import check_array, check_scalar
 from credalbook.sets import check_targets_and_sets, set_sizes
 
 Utility = Callable[[np.ndarray], np.ndarray]
@@ -54,7 +54,7 @@ class QuadraticUtility:
     def inverse(self, value):
         """:math:`u^{-1}`: the x in [0, x_max] with u(x) = value (x_max is the vertex when a < 0)."""
         a, b = self.coefficients
-        value = np.asarray(value, dtype=float)
+        value = check_array(value, "value", allow_empty=True)
         if a == 0.0:
             return value / b
         peak = min(1.0, -b / (2 * a)) if a < 0 else 1.0

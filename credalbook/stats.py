@@ -31,6 +31,10 @@ class TestResult:
         return bool(self.pvalue < self.alpha)
 
 
+def _check_alpha(alpha) -> None:
+    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+
+
 def _paired(a, b, name_a="a", name_b="b"):
     a = check_array(a, name_a, ndim=1)
     b = check_array(b, name_b, ndim=1)
@@ -49,7 +53,7 @@ def wins_ties_losses(a, b, tol: float = 0.0) -> tuple[int, int, int]:
 def wilcoxon_signed_rank(a, b, alpha: float = 0.05) -> TestResult:
     """Two-sided Wilcoxon signed-rank test of paired scores (datasets as pairs; zero differences dropped)."""
     a, b = _paired(a, b)
-    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    _check_alpha(alpha)
     if np.all(a == b):
         return TestResult(0.0, 1.0, alpha)
     result = sps.wilcoxon(a, b, zero_method="wilcox", alternative="two-sided")
@@ -60,7 +64,7 @@ def paired_t_test(a, b, alpha: float = 0.05, test_train_ratio: float | None = No
     """Two-sided paired t-test of per-fold scores; ``test_train_ratio`` applies the
     Nadeau–Bengio correction :math:`\\mathrm{Var}\\cdot(1/J + n_{test}/n_{train})`."""
     a, b = _paired(a, b)
-    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    _check_alpha(alpha)
     diff = a - b
     n = diff.size
     if n < 2:
@@ -95,6 +99,7 @@ def mean_ranks(scores, higher_is_better: bool = True) -> pd.Series:
 
 def friedman_test(scores, alpha: float = 0.05) -> TestResult:
     """Friedman's chi-square test that all classifiers (columns) perform the same over datasets (rows)."""
+    _check_alpha(alpha)
     table = _score_table(scores)
     if table.shape[1] < 3:
         raise ValueError("the Friedman test needs at least three classifiers; use wilcoxon_signed_rank for two")
@@ -106,7 +111,7 @@ def nemenyi_critical_difference(n_classifiers: int, n_datasets: int, alpha: floa
     """Nemenyi critical difference of mean ranks (Demšar 2006, Eq. 5)."""
     check_scalar(n_classifiers, "n_classifiers", low=2, integer=True)
     check_scalar(n_datasets, "n_datasets", low=1, integer=True)
-    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    _check_alpha(alpha)
     q_alpha = sps.studentized_range.ppf(1 - alpha, n_classifiers, np.inf) / np.sqrt(2)
     return float(q_alpha * np.sqrt(n_classifiers * (n_classifiers + 1) / (6.0 * n_datasets)))
 

@@ -9,7 +9,9 @@ import warnings
 import numpy as np
 import pytest
 
-from credalbook import certainty, costs, costspace, metrics
+import pandas as pd
+
+from credalbook import certainty, costs, costspace, metrics, stats
 
 SETS = np.array([[True, False], [True, True]])
 PROBA = np.array([[0.7, 0.3], [0.2, 0.8]])
@@ -89,6 +91,15 @@ def test_score_metrics(function, case):
     (lambda: costspace.expected_loss(BINARY, SCORES, "score-driven", -1.0), "gamma"),
     (lambda: costspace.expected_loss(BINARY, SCORES, "guess", 1.0), "method"),
     (lambda: metrics.utility_discounted_accuracy(np.array([0, 1]), SETS, u=1.2), "u_half"),
+    # scalars and small helpers: NaN or out-of-range values are refused, never turned into NaN
+    (lambda: metrics.quadratic_utility(0.65).inverse(np.nan), "value contains NaN"),
+    (lambda: metrics.quadratic_utility(0.65).inverse(1.5), "has no inverse"),
+    (lambda: costs.generalized_mean([1.0, np.nan], 1.0), "values contains NaN"),
+    (lambda: costs.generalized_mean([1.0, 2.0], np.nan), "p must be a real number"),
+    (lambda: costspace.loss(BINARY, SCORES, 0.5, 2.0), r"c must lie in \[0, 1\]"),
+    (lambda: costspace.loss(BINARY, SCORES, np.nan, 0.5), "t contains NaN"),
+    (lambda: stats.friedman_test(pd.DataFrame(np.arange(15.0).reshape(5, 3)), alpha=5), "alpha must be < 1"),
+    (lambda: costspace.brier_decomposition(BINARY, np.array([0.2, 1.5, 0.4, 0.6])), r"\[0, 1\]"),
 ])
 def test_parameters(call, match):
     with warnings.catch_warnings():
