@@ -121,3 +121,17 @@ def test_choose_in_set_ties_to_lowest_index():
     sets = np.array([[False, True, True], [True, False, True]])
     scores = np.array([[9.0, 1.0, 1.0], [0.1, 5.0, 0.3]])
     assert choose_in_set(sets, scores).tolist() == [1, 2]
+
+
+def test_an_identifier_column_is_refused_before_any_count_table_is_allocated():
+    from credalbook.classifiers.ncc import NaiveCredalClassifier
+
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(0, 3, size=50), rng.integers(0, 10**12, size=50)])
+    y = rng.integers(0, 2, size=50)
+    with pytest.raises(ValueError, match=r"X feature 1 has codes up to \d+ for 50 instances.*identifier column"):
+        NaiveCredalClassifier().fit(X, y)
+    frame = pd.DataFrame({"colour": rng.integers(0, 3, size=50), "id": np.arange(10**9, 10**9 + 50)})
+    with pytest.raises(ValueError, match="X column 'id' has codes up to 1000000049"):
+        NaiveCredalClassifier().fit(frame, y)
+    NaiveCredalClassifier().fit(np.column_stack([X[:, 0], np.arange(50) * 20]), y)  # sparse but small codes: fine

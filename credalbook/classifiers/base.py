@@ -29,6 +29,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 MISSING = -1
+MAX_CODE = 100_000
+"""Codes of numeric columns must stay below max(MAX_CODE, 10 n): count tables have one row per code."""
 
 
 def _column_codes(values, name: str) -> np.ndarray:
@@ -49,6 +51,13 @@ def _column_codes(values, name: str) -> np.ndarray:
         raise ValueError(f"{name} has negative codes below -1 (only -1 or NaN may mark a missing value)")
     codes = np.full(array.shape, MISSING, dtype=np.int64)
     codes[observed] = obs.astype(np.int64)
+    maxima = np.atleast_1d(codes.max(axis=0, initial=MISSING))
+    too_large = np.flatnonzero(maxima >= max(MAX_CODE, 10 * array.shape[0]))
+    if too_large.size:
+        where = f"{name} feature {too_large[0]}" if array.ndim == 2 else name
+        raise ValueError(f"{where} has codes up to {maxima[too_large[0]]} for {array.shape[0]} instances: discrete "
+                         f"features must be codes 0..m-1 (an identifier column? drop it, or re-code the values with "
+                         f"sklearn.preprocessing.OrdinalEncoder)")
     return codes
 
 
