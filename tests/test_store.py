@@ -195,3 +195,17 @@ def test_run_experiment_notes_cache_hits_in_the_provenance(results, tmp_path, mo
     assert first["value"].tolist() == [0, 1, 8] and "note" not in provenance("demo_grid")
     registry.run_experiment("demo_grid", profile="ci")
     assert provenance("demo_grid")["note"].startswith("3 of 3 grid cells were read from the cache")
+
+
+def test_every_stored_result_comes_from_a_committed_tree_and_says_when_it_resumed():
+    from credalbook.book import repo_root
+
+    records = sorted((repo_root() / "data" / "results").glob("*.provenance.json"))
+    assert records
+    for path in records:
+        meta = json.loads(path.read_text())
+        assert not meta["commit"].endswith("+dirty") and "uncommitted" not in meta, path.name
+        assert meta["profile"] == "full", path.name
+        resumed = meta.get("cached_cells", 0) > 0 or "resum" in meta.get("note", "")
+        if resumed:
+            assert "cache" in meta.get("note", ""), f"{path.name}: a resumed run must say so in its note"
