@@ -169,3 +169,28 @@ class TestBadInput:
     def test_a_claim_with_an_unregistered_check(self):
         with pytest.raises(KeyError, match="which no module of credalbook.ledger registers"):
             core.evaluate_claim(_claim(check="no.such.check"))
+
+
+def test_cell_rules_can_set_a_tolerance_and_be_restricted_to_a_reading(tmp_path, monkeypatch):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "ferri2019_mixed.csv").write_text("quantity,value\nwins,33\nmedian,0.75\n")
+    (paper / "ferri2019_mixed.yml").write_text(
+        "paper: Ferri, Hernández-Orallo & Flach (2019), demo\ntable: Text\npage: 1\ntolerance: 0.02\n"
+        "cells:\n  - match: {quantity: wins}\n    tolerance: 1\n    why: one dataset may move a count\n"
+        "  - match: {quantity: median}\n    reading: other\n    why: only in the other reading\n")
+    monkeypatch.setattr(core, "_data_dir", lambda: paper)
+    import credalbook.reference as reference
+
+    monkeypatch.setattr(reference, "paper_dir", lambda: paper)
+    for reading in ("book", "other"):
+        monkeypatch.setitem(core.TABLES, ("ferri2019_mixed", reading), core.BookTable(
+            "ferri2019_mixed", lambda: None, ("quantity",), {}, None, reading, "VI", "chapters/x"))
+    book = pd.DataFrame({"quantity": ["wins", "median"], "value": [34.0, 0.80]})
+    rows = core.table_rows("ferri2019_mixed", book=book).set_index("id")
+    assert rows.loc["ferri2019_mixed[quantity=wins; value]", "verdict"] == "within tolerance"
+    assert rows.loc["ferri2019_mixed[quantity=wins; value]", "tolerance"] == "±1"
+    assert rows.loc["ferri2019_mixed[quantity=median; value]", "verdict"] == "not reproduced"
+    assert rows.loc["ferri2019_mixed[quantity=median; value]", "detail"] == ""
+    other = core.table_rows("ferri2019_mixed", "other", book=book).set_index("id")
+    assert other.loc["ferri2019_mixed[quantity=median; value]", "detail"] == "only in the other reading"

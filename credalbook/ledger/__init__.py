@@ -5,7 +5,7 @@ One module per paper and topic registers its checks (:func:`check`) and table bu
 (:func:`book_table`); :func:`ledger` evaluates everything, ``credalbook ledger`` prints it.
 """
 from credalbook.ledger.core import (CHECKS, KINDS, PAPERS, TABLES, VERDICTS, BookTable, Check, Claim, Finding,
-                                    book_table, check, claims, counts, discover, evaluate_claim, judge, ledger,
+                                    book_frame, book_table, check, claims, counts, discover, evaluate_claim, judge, ledger,
                                     load_inputs, printing_precision, stored, table_rows)
 from credalbook.ledger.report import chapter_slice, errata, markdown_table, report
 

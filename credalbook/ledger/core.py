@@ -441,8 +441,10 @@ def _published_text(name: str) -> pd.DataFrame:
     return pd.read_csv(path, comment="#", dtype=str, keep_default_na=False)
 
 
-def _matches(row: pd.Series, rule: dict) -> bool:
+def _matches(row: pd.Series, rule: dict, reading: str) -> bool:
     wanted = rule.get("match", {})
+    if "reading" in rule and str(rule["reading"]) != reading:
+        return False
     if "measure" in rule and str(row["measure"]) != str(rule["measure"]):
         return False
     return all(str(row.get(key)) == str(value) for key, value in wanted.items())
@@ -453,10 +455,12 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
 
     The tolerance is the source record's; the printing precision comes from the cell's digits as
     transcribed. The record's ``cells`` list explains differences: each rule has ``why`` and
-    optionally ``match`` (key values) and ``measure``; a rule without ``verdict`` explains the
-    cells it matches that are not reproduced, a rule with one sets it (e.g. ``erratum`` for a
-    cell the paper misprints, naming the claim that shows it). A cell with no book value is
-    ``not checkable``.
+    optionally ``match`` (key values), ``measure`` and ``reading`` (the rule then applies to
+    that reading only). A rule with ``tolerance`` sets the tolerance of the cells it matches
+    (the first such rule wins; for tables whose one column mixes quantities); a rule without
+    ``verdict`` explains the matched cells that are not reproduced, a rule with one sets it
+    (e.g. ``erratum`` for a cell the paper misprints, naming the claim that shows it). A cell
+    with no book value is ``not checkable``.
     """
     from credalbook.reference import compare, published_source
 
@@ -473,7 +477,8 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     rules = source.get("cells", []) or []
     for _, cell in table.iterrows():
         key = ", ".join(f"{k}={cell[k]}" for k in item.on)
-        tolerance = float(cell["tolerance"])
+        matching = [rule for rule in rules if _matches(cell, rule, reading)]
+        tolerance = next((float(r["tolerance"]) for r in matching if "tolerance" in r), float(cell["tolerance"]))
         why = ""
         if np.isnan(cell["book"]):
             verdict, why = "not checkable", "the book has no value for this cell"
@@ -481,14 +486,14 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
             precision = printing_precision(cell["printed"])
             verdict = _number_verdict(float(cell["paper"]), float(cell["book"]), precision,
                                       {"absolute": tolerance, "why": "source record"})
-        for rule in rules:
-            if _matches(cell, rule) and ("verdict" in rule or verdict != "reproduced"):
+        for rule in matching:
+            if "verdict" in rule or verdict != "reproduced":
                 verdict = rule.get("verdict", verdict)
                 why = rule["why"]
         rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": _paper_of(name), "part": item.part, "section": source["table"], "kind": "number",
                      "statement": f"{source['table']}: {key}, {cell['measure']}", "published": cell["printed"],
                      "book": _show(float(cell["book"])) if not np.isnan(cell["book"]) else "",
-                     "difference": cell["difference"], "tolerance": f"±{tolerance:g} (source record)",
+                     "difference": cell["difference"], "tolerance": f"±{tolerance:g}",
                      "verdict": verdict, "evidence": item.evidence, "detail": why, "chapter": item.chapter,
                      "also": "", "note": "", "entry": "table" if reading == BOOK_READING else f"reading: {reading}"})
     return pd.DataFrame(rows)
