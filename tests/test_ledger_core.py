@@ -194,3 +194,13 @@ def test_cell_rules_can_set_a_tolerance_and_be_restricted_to_a_reading(tmp_path,
     assert rows.loc["ferri2019_mixed[quantity=median; value]", "detail"] == ""
     other = core.table_rows("ferri2019_mixed", "other", book=book).set_index("id")
     assert other.loc["ferri2019_mixed[quantity=median; value]", "detail"] == "only in the other reading"
+
+
+def test_a_chapter_slice_with_claims_but_no_table():
+    from credalbook.ledger.report import chapter_slice
+
+    rows = pd.DataFrame([{**{c: "" for c in core.COLUMNS}, "id": "x.demo", "paper": "ferri2019", "entry": "claim",
+                          "statement": "a claim", "verdict": "reproduced", "chapter": "chapters/x"}])
+    text = chapter_slice("chapters/x", rows)
+    assert "a claim" in text and "| table |" not in text
+    assert chapter_slice("chapters/none", rows) == "No entry of the ledger is decided on this page."

@@ -46,6 +46,8 @@ def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
 def table_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per published table: its cells by verdict (rows: table name, columns: verdicts and total)."""
     cells = table[table["entry"] == "table"]
+    if cells.empty:
+        return pd.DataFrame(columns=[*VERDICTS, "total"], dtype=int)
     names = cells["id"].str.partition("[")[0]
     grid = pd.crosstab(names, cells["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     grid["total"] = grid.sum(axis=1)
