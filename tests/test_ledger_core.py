@@ -204,3 +204,17 @@ def test_a_chapter_slice_with_claims_but_no_table():
     text = chapter_slice("chapters/x", rows)
     assert "a claim" in text and "| table |" not in text
     assert chapter_slice("chapters/none", rows) == "No entry of the ledger is decided on this page."
+
+
+def test_a_check_that_asks_for_its_claim_receives_it(monkeypatch):
+    seen = []
+
+    def decide(value, claim):
+        seen.append(claim.published)
+        return Finding(value, verdict="reproduced" if value == claim.published else "erratum")
+
+    monkeypatch.setitem(core.CHECKS, "x.formula", core.Check("x.formula", decide, {"value": lambda: "2x"}, None,
+                                                            "demo", wants_claim=True))
+    claim = _claim(kind="formula", published="2x", check="x.formula")
+    assert core.evaluate_claim(claim)["verdict"] == "reproduced" and seen == ["2x"]
+    assert core.evaluate_claim(claim, {"value": "3x"})["verdict"] == "erratum"

@@ -30,6 +30,7 @@ chapters show their slice of it, and the reproduction report and the errata page
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import pkgutil
 import re
@@ -169,9 +170,17 @@ def _claim_from(record: dict, source: Path) -> Claim:
 def claims(folder: Path | None = None) -> list[Claim]:
     """Every claim of ``data/paper/claims/*.yml``, validated (unique ids, known papers and kinds)."""
     folder = folder or claims_dir()
+    files = tuple((str(p), p.stat().st_mtime_ns) for p in sorted(folder.glob("*.yml")))
+    return list(_claims_of(files))
+
+
+@lru_cache(maxsize=8)
+def _claims_of(files: tuple[tuple[str, int], ...]) -> tuple[Claim, ...]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found, seen = [], {}
-    for path in sorted(folder.glob("*.yml")):
-        records = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    for name, _ in files:
+        path = Path(name)
+        records = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or []
         if not isinstance(records, list):
             raise ValueError(f"{path.name}: a claims file is a list of claims")
         for record in records:
@@ -180,7 +189,7 @@ def claims(folder: Path | None = None) -> list[Claim]:
                 raise ValueError(f"claim id {claim.id!r} appears in {seen[claim.id]} and {path.name}")
             seen[claim.id] = path.name
             found.append(claim)
-    return found
+    return tuple(found)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -214,6 +223,7 @@ class Check:
     inputs: dict[str, Callable[[], Any]]
     mutate: Callable[..., dict] | None
     evidence: str
+    wants_claim: bool = False
 
 
 CHECKS: dict[str, Check] = {}
@@ -226,6 +236,8 @@ def check(name: str, *, inputs: dict[str, Callable[[], Any]] | None = None,
     ``inputs`` maps each argument to a loader (:func:`stored` for a stored result, any
     zero-argument function for a derivation); ``mutate`` takes the loaded inputs and returns
     altered ones under which the check's verdict must change (the tests call it for every check).
+    A check with a parameter named ``claim`` also receives the :class:`Claim` it decides (a
+    formula check compares the printed ``claim.published`` with its derivation).
     """
 
     def decorate(function):
@@ -234,7 +246,8 @@ def check(name: str, *, inputs: dict[str, Callable[[], Any]] | None = None,
         loaders = dict(inputs or {})
         names = ", ".join(getattr(loader, "evidence", getattr(loader, "__qualname__", "?")) for loader in loaders.values())
         evidence = f"{function.__module__}.{function.__qualname__}" + (f" ({names})" if names else "")
-        CHECKS[name] = Check(name, function, loaders, mutate, evidence)
+        wants_claim = "claim" in inspect.signature(function).parameters
+        CHECKS[name] = Check(name, function, loaders, mutate, evidence, wants_claim)
         return function
 
     return decorate
@@ -385,7 +398,7 @@ def evaluate_claim(claim: Claim, inputs: dict[str, Any] | None = None) -> dict:
         arguments = load_inputs(item) if inputs is None else inputs
     except FileNotFoundError as error:
         return judge(claim, Finding(book=None, detail=str(error), verdict="not checkable"))
-    finding = item.function(**arguments)
+    finding = item.function(**arguments, claim=claim) if item.wants_claim else item.function(**arguments)
     if not isinstance(finding, Finding):
         raise TypeError(f"check {claim.check!r} returned {type(finding).__name__}, not a Finding")
     return judge(claim, finding)
