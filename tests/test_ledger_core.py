@@ -218,3 +218,21 @@ def test_a_check_that_asks_for_its_claim_receives_it(monkeypatch):
     claim = _claim(kind="formula", published="2x", check="x.formula")
     assert core.evaluate_claim(claim)["verdict"] == "reproduced" and seen == ["2x"]
     assert core.evaluate_claim(claim, {"value": "3x"})["verdict"] == "erratum"
+
+
+def test_table_keys_that_parse_as_numbers_or_are_blank_still_match(tmp_path, monkeypatch):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "ferri2019_keys.csv").write_text("utility,a,share\nlog,,0.50\nexp,1,0.25\nexp,0.5,1.0000\n")
+    (paper / "ferri2019_keys.yml").write_text(
+        "paper: Ferri, Hernández-Orallo & Flach (2019), demo\ntable: Text\npage: 1\ntolerance: 0.0\n")
+    monkeypatch.setattr(core, "_data_dir", lambda: paper)
+    import credalbook.reference as reference
+
+    monkeypatch.setattr(reference, "paper_dir", lambda: paper)
+    monkeypatch.setitem(core.TABLES, ("ferri2019_keys", "book"), core.BookTable(
+        "ferri2019_keys", lambda: None, ("utility", "a"), {}, None, "book", "VI", "chapters/x"))
+    book = pd.DataFrame({"utility": ["log", "exp", "exp"], "a": [np.nan, 1.0, 0.5], "share": [0.504, 0.25, 0.6]})
+    rows = core.table_rows("ferri2019_keys", book=book)
+    assert rows["published"].tolist() == ["0.50", "0.25", "1.0000"]
+    assert rows["verdict"].tolist() == ["reproduced", "reproduced", "not reproduced"]

@@ -475,7 +475,7 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     (e.g. ``erratum`` for a cell the paper misprints, naming the claim that shows it). A cell
     with no book value is ``not checkable``.
     """
-    from credalbook.reference import compare, published_source
+    from credalbook.reference import compare, published, published_source
 
     item = TABLES[(name, reading)]
     frame = item.function(**load_inputs(item)) if book is None else book
@@ -483,8 +483,9 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     table = compare(name, frame, on=list(item.on), values=list(item.values) if item.values else None)
     table = table[table["verdict"] != "missing in paper"].reset_index(drop=True)
     text = _published_text(name)
+    keys = published(name)[list(item.on)].astype(str)  # the keys exactly as compare() writes them
+    text[list(item.on)] = keys.to_numpy()
     long_text = text.melt(list(item.on), var_name="measure", value_name="printed")
-    long_text[list(item.on)] = long_text[list(item.on)].astype(str)
     table = table.merge(long_text, on=[*item.on, "measure"], how="left")
     rows = []
     rules = source.get("cells", []) or []
