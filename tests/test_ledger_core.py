@@ -236,3 +236,15 @@ def test_table_keys_that_parse_as_numbers_or_are_blank_still_match(tmp_path, mon
     rows = core.table_rows("ferri2019_keys", book=book)
     assert rows["published"].tolist() == ["0.50", "0.25", "1.0000"]
     assert rows["verdict"].tolist() == ["reproduced", "reproduced", "not reproduced"]
+
+
+def test_lists_print_as_rankings_or_plain_lists():
+    assert judge(_claim(kind="ranking", published=["a", "b"]), Finding(["a", "b"]))["published"] == "a > b"
+    row = judge(_claim(kind="direction", published=["NB", "SVM"]), Finding(["NB", "SVM"]))
+    assert row["published"] == "NB, SVM" and row["verdict"] == "reproduced"
+
+
+def test_a_cell_rule_may_match_any_of_several_values():
+    rule = {"match": {"model": ["J48", "PART"]}, "why": "leaf ties"}
+    assert core._matches(pd.Series({"model": "PART", "measure": "AUC"}), rule, "book")
+    assert not core._matches(pd.Series({"model": "NB", "measure": "AUC"}), rule, "book")

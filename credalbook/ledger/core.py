@@ -351,7 +351,8 @@ def judge(claim: Claim, finding: Finding) -> dict:
     else:  # direction, significance, a bound stated in words: the statement as printed vs the book's
         verdict = "reproduced" if _same(published, book) else "not reproduced"
     return {"id": claim.id, "paper": claim.paper, "part": claim.part, "section": "; ".join(claim.sections),
-            "kind": claim.kind, "statement": claim.quote, "published": _show(published), "book": _show(book),
+            "kind": claim.kind, "statement": claim.quote, "published": _show(published, claim.kind),
+            "book": _show(book, claim.kind),
             "difference": difference, "tolerance": _show_tolerance(claim), "verdict": verdict,
             "evidence": CHECKS[claim.check].evidence if claim.check in CHECKS else claim.check,
             "detail": finding.detail, "chapter": claim.chapter, "also": "; ".join(claim.also),
@@ -366,13 +367,14 @@ def _same(published, book) -> bool:
     return published == book
 
 
-def _show(value) -> str:
+def _show(value, kind: str = "") -> str:
+    """A value as the ledger prints it: yes/no for statements, ``a > b`` for a ranking, ``a, b`` for other lists."""
     if isinstance(value, bool) or value is None:
         return {True: "yes", False: "no", None: ""}[value]
     if isinstance(value, (np.bool_,)):
         return "yes" if bool(value) else "no"
     if isinstance(value, (list, tuple)):
-        return " > ".join(_show(v) for v in value)
+        return (" > " if kind == "ranking" else ", ").join(_show(v) for v in value)
     if _is_number(value):
         number = float(value)
         return str(int(number)) if number.is_integer() and abs(number) < 1e15 else f"{number:.6g}"
@@ -460,7 +462,8 @@ def _matches(row: pd.Series, rule: dict, reading: str) -> bool:
         return False
     if "measure" in rule and str(row["measure"]) != str(rule["measure"]):
         return False
-    return all(str(row.get(key)) == str(value) for key, value in wanted.items())
+    return all(str(row.get(key)) in ([str(v) for v in value] if isinstance(value, list) else [str(value)])
+               for key, value in wanted.items())
 
 
 def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -468,7 +471,7 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
 
     The tolerance is the source record's; the printing precision comes from the cell's digits as
     transcribed. The record's ``cells`` list explains differences: each rule has ``why`` and
-    optionally ``match`` (key values), ``measure`` and ``reading`` (the rule then applies to
+    optionally ``match`` (key values, a list meaning any of them), ``measure`` and ``reading`` (the rule then applies to
     that reading only). A rule with ``tolerance`` sets the tolerance of the cells it matches
     (the first such rule wins; for tables whose one column mixes quantities); a rule without
     ``verdict`` explains the matched cells that are not reproduced, a rule with one sets it
