@@ -208,15 +208,18 @@ def _class_indices(estimator, y) -> np.ndarray:
 
 
 def make_set_scorer(metric: Callable, **kwargs) -> Callable:
-    """A scikit-learn scorer ``scorer(estimator, X, y)`` for an estimator with ``predict_set``.
+    """A scikit-learn scorer ``scorer(estimator, X, y)`` of set-valued predictions.
 
     ``y`` holds labels from ``estimator.classes_``; they are mapped to indices before
-    ``metric(y_true, estimator.predict_set(X), **kwargs)`` is evaluated. Usable as
+    ``metric(y_true, predict_set(estimator, X), **kwargs)`` is evaluated, where
+    :func:`credalbook.pipeline.predict_set` reaches a credal classifier through a Pipeline (and
+    takes a precise classifier's prediction as a singleton). Usable as
     ``cross_val_score(..., scoring=make_set_scorer(utility_discounted_accuracy, u=0.8))``.
     """
+    from credalbook.pipeline import predict_set
 
     def scorer(estimator, X, y):
-        return metric(_class_indices(estimator, y), estimator.predict_set(X), **kwargs)
+        return metric(_class_indices(estimator, y), predict_set(estimator, X), **kwargs)
 
     scorer.__name__ = f"{metric.__name__}_scorer"
     return scorer

@@ -24,7 +24,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from credalbook.classifiers.base import MISSING, categorical_codes, check_discrete_X, encode_labels
+from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
 
 
 # ----------------------------------------------------------------------------------------------
@@ -147,9 +147,16 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"X must be 2-dimensional, got shape {array.shape}")
         return list(range(array.shape[1])), [pd.Series(array[:, j]) for j in range(array.shape[1])]
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True  # Categorical columns pass through as codes
+        tags.input_tags.allow_nan = True    # a missing value stays missing
+        return tags
+
     def fit(self, X, y):
         if self.selection not in ("entropy", "gain"):
             raise ValueError(f"selection must be 'entropy' or 'gain', got {self.selection!r}")
+        X = validated_input(self, X, reset=True)
         names, columns = self._columns(X)
         if not names:
             raise ValueError("X has no columns")
@@ -161,8 +168,6 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
         if unknown:
             raise ValueError(f"nominal names columns {sorted(unknown, key=str)} that X does not have")
         n_classes = int(labels.max()) + 1
-        self.feature_names_in_ = np.asarray(names, dtype=object)
-        self.n_features_in_ = len(names)
         self.cuts_, self.categories_ = [], []
         for name, column in zip(names, columns):
             if isinstance(column.dtype, pd.CategoricalDtype) or name in nominal:
@@ -183,9 +188,8 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> pd.DataFrame:
         """DataFrame of Categoricals with integer categories 0..m_j−1 (m_j = cuts + 1 for numeric columns)."""
         check_is_fitted(self, "cuts_")
+        X = validated_input(self, X, reset=False)
         names, columns = self._columns(X)
-        if len(names) != self.n_features_in_:
-            raise ValueError(f"X has {len(names)} columns but the discretiser was fitted on {self.n_features_in_}")
         out = {}
         for name, column, cuts, categories in zip(names, columns, self.cuts_, self.categories_):
             if cuts is None:
@@ -280,9 +284,16 @@ class CFSSelector(TransformerMixin, BaseEstimator):
     def __init__(self, search_termination: int = 5):
         self.search_termination = search_termination
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True  # discrete codes or Categorical columns
+        tags.input_tags.allow_nan = True    # NaN (or -1) marks a missing value
+        return tags
+
     def fit(self, X, y):
         if not isinstance(self.search_termination, (int, np.integer)) or self.search_termination < 1:
             raise ValueError(f"search_termination must be a positive integer, got {self.search_termination!r}")
+        X = validated_input(self, X, reset=True)
         codes, n_values, _ = check_discrete_X(X, "X")
         _, labels = encode_labels(y, "y")
         if codes.shape[0] != labels.size:
@@ -304,9 +315,6 @@ class CFSSelector(TransformerMixin, BaseEstimator):
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[list(selected)] = True
         self.merit_ = cfs_merit(selected, class_corr, feature_corr)
-        self.n_features_in_ = d
-        if isinstance(X, pd.DataFrame):
-            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         return self
 
     def _best_first(self, class_corr, feature_corr) -> tuple:
@@ -337,14 +345,10 @@ class CFSSelector(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         check_is_fitted(self, "support_")
+        X = validated_input(self, X, reset=False)
         if isinstance(X, pd.DataFrame):
-            if X.shape[1] != self.n_features_in_:
-                raise ValueError(f"X has {X.shape[1]} columns but the selector was fitted on {self.n_features_in_}")
             return X.loc[:, self.support_]
-        array = np.asarray(X)
-        if array.ndim != 2 or array.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have shape (n, {self.n_features_in_}), got {array.shape}")
-        return array[:, self.support_]
+        return X[:, self.support_]
 
     def get_support(self) -> np.ndarray:
         check_is_fitted(self, "support_")

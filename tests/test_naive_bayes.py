@@ -73,7 +73,7 @@ class TestBadInput:
 
     def test_wrong_number_of_features(self):
         model = NaiveBayes().fit(X, y)
-        with pytest.raises(ValueError, match="fitted on 2"):
+        with pytest.raises(ValueError, match="is expecting 2 features"):
             model.predict_proba(np.zeros((1, 3)))
 
     def test_not_fitted(self):

@@ -135,7 +135,7 @@ class TestBadInput:
             NaiveCredalClassifier().fit(np.array([[0], [1]]), [1, 1])
 
     def test_unseen_value_error_mode(self):
-        from credalbook.classifiers.base import check_discrete_X
+        from credalbook.discrete import check_discrete_X
 
         model = NaiveCredalClassifier().fit(np.array([[0], [1]]), [0, 1])
         with pytest.raises(ValueError, match="unseen"):
@@ -143,5 +143,5 @@ class TestBadInput:
 
     def test_wrong_width(self):
         model = NaiveCredalClassifier().fit(np.array([[0], [1]]), [0, 1])
-        with pytest.raises(ValueError, match="fitted on 1"):
+        with pytest.raises(ValueError, match="is expecting 1 features"):
             model.predict_set(np.zeros((1, 2)))

@@ -1,16 +1,11 @@
-"""Tests of credalbook.classifiers.base: discrete-input coding, label coding, the mixin."""
+"""Tests of credalbook.discrete (discrete-input and label coding) and credalbook.classifiers.base (the mixin)."""
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from credalbook.classifiers.base import (
-    MISSING,
-    CredalClassifierMixin,
-    check_discrete_X,
-    choose_in_set,
-    encode_labels,
-)
+from credalbook.classifiers.base import CredalClassifierMixin, choose_in_set
+from credalbook.discrete import MISSING, check_discrete_X, encode_labels
 
 
 class Majority(CredalClassifierMixin):
@@ -76,7 +71,7 @@ class TestBadInput:
             check_discrete_X(np.array([0, 1]))
         with pytest.raises(ValueError, match="empty"):
             check_discrete_X(np.zeros((0, 2)))
-        with pytest.raises(ValueError, match="below -1"):
+        with pytest.raises(ValueError, match="Negative values in data passed to X"):
             check_discrete_X(np.array([[-2]]))
         with pytest.raises(ValueError, match="fitted on 3"):
             check_discrete_X(np.zeros((1, 2)), n_values=[1, 1, 1])

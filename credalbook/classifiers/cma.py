@@ -34,7 +34,8 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from credalbook._validation import check_scalar
-from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.discrete import MISSING
 
 #: tolerance on the log ratio: a class dominates only if the minimum log ratio exceeds it
 DOMINANCE_TOL = 1e-10

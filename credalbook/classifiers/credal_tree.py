@@ -30,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 
 from credalbook._validation import check_array, check_scalar
-from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.discrete import MISSING
 
 
 def idm_max_entropy_distribution(counts, s: float = 1.0) -> np.ndarray:

@@ -24,7 +24,8 @@ from dataclasses import replace
 import numpy as np
 
 from credalbook._validation import check_scalar
-from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.discrete import MISSING
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_joint
 from credalbook.classifiers.ncc import dominance_matrix
 

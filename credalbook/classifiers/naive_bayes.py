@@ -18,7 +18,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from credalbook._validation import check_scalar
-from credalbook.classifiers.base import MISSING, CredalClassifierMixin
+from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.discrete import MISSING
 
 
 @dataclass(frozen=True)

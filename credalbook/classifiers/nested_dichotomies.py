@@ -288,7 +288,7 @@ class NestedDichotomyForest(CredalClassifierMixin):
     def best_tree(self, X, y, r: float = 0.5, variant: str = "cautious") -> NestedDichotomy:
         """"2Tr": the tree of least average p-discounted cost (Eqs. 14-16, ``cost``) on (X, y), ties to the first."""
         codes = self._code_test(X)
-        from credalbook.classifiers.base import encode_labels
+        from credalbook.discrete import encode_labels
 
         classes, labels = encode_labels(y)
         index = {c: i for i, c in enumerate(self.classes_.tolist())}

@@ -28,7 +28,7 @@ from sklearn.base import clone
 from sklearn.pipeline import Pipeline
 
 from credalbook._validation import check_scalar
-from credalbook.classifiers.base import encode_labels
+from credalbook.discrete import encode_labels
 from credalbook.metrics import discounted_accuracy_scores, f_beta_set_scores, utility_discounted_accuracy_scores
 
 

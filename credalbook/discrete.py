@@ -1,0 +1,179 @@
+"""Coding of discrete features and class labels, shared by the classifiers and the preprocessing.
+
+* :func:`check_discrete_X` turns the input of an estimator on *discrete* features into an
+  (n, d) integer matrix of codes ``0..m_j-1`` with ``-1`` (:data:`MISSING`) for a missing value.
+  Accepted: a numeric array whose values are integers (``NaN`` or ``-1`` = missing) or a
+  DataFrame whose columns are pandas Categoricals (coded in their declared category order, so
+  the number of values ``m_j`` is the declared one) or integer-valued numbers.
+* :func:`encode_labels` codes the class labels; a pandas Categorical keeps its declared
+  categories, so a class absent from a training fold is still a column of ``predict_set``.
+* :func:`validated_input` applies scikit-learn's own checks (``validate_data``) first: shape,
+  sparse and complex input, infinite values, and the number and names of features set in
+  ``fit`` and compared at prediction (a DataFrame's columns in another order or renamed are
+  refused).
+
+Unseen values at prediction time (a code ``>= m_j`` learnt in ``fit``) are a defined
+behaviour chosen by the ``unseen`` argument of :func:`check_discrete_X`: ``"missing"``
+(default: the value is treated as missing, which for the naive classifiers of Zaffalon, Corani &
+Mauá 2012 means the feature is dropped for that instance) or ``"error"``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d, validate_data
+
+__all__ = ["MISSING", "MAX_CODE", "categorical_codes", "check_discrete_X", "encode_labels", "validated_input"]
+
+MISSING = -1
+MAX_CODE = 100_000
+"""Codes of numeric columns must stay below max(MAX_CODE, 10 n): count tables have one row per code."""
+
+
+def _column_codes(values, name: str) -> np.ndarray:
+    """Integer codes of one numeric column; NaN and -1 become MISSING."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} is not numeric or categorical: discrete classifiers need integer codes "
+                         f"or pandas Categoricals") from None
+    observed = ~np.isnan(array)
+    if np.any(np.isinf(array)):
+        raise ValueError(f"{name} contains infinite values")
+    obs = array[observed]
+    if np.any(obs != np.round(obs)):
+        raise ValueError(f"{name} has non-integer values: features must be discrete codes 0..m-1 "
+                         f"(discretise numeric features first, e.g. credalbook.preprocessing.MDLDiscretizer)")
+    if np.any(obs < MISSING):
+        raise ValueError(f"Negative values in data passed to {name}: codes must be 0..m-1 (only -1 or NaN may "
+                         f"mark a missing value)")
+    codes = np.full(array.shape, MISSING, dtype=np.int64)
+    codes[observed] = obs.astype(np.int64)
+    maxima = np.atleast_1d(codes.max(axis=0, initial=MISSING))
+    too_large = np.flatnonzero(maxima >= max(MAX_CODE, 10 * array.shape[0]))
+    if too_large.size:
+        where = f"{name} feature {too_large[0]}" if array.ndim == 2 else name
+        raise ValueError(f"{where} has codes up to {maxima[too_large[0]]} for {array.shape[0]} instances: discrete "
+                         f"features must be codes 0..m-1 (an identifier column? drop it, or re-code the values with "
+                         f"sklearn.preprocessing.OrdinalEncoder)")
+    return codes
+
+
+def categorical_codes(series: pd.Series, categories: pd.Index) -> np.ndarray:
+    """Codes of a Categorical ``series`` in the category list ``categories`` (-1: missing or not in the list)."""
+    if series.cat.categories.equals(categories):
+        return series.cat.codes.to_numpy().astype(np.int64)
+    position = pd.Index(categories).get_indexer(series.cat.categories)
+    codes = series.cat.codes.to_numpy()
+    return np.where(codes >= 0, position[codes], MISSING).astype(np.int64)
+
+
+def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missing",
+                     categories=None) -> tuple[np.ndarray, np.ndarray, list | None]:
+    """Code ``X`` as an (n, d) int64 matrix (``-1`` = missing); returns ``(codes, n_values, categories)``.
+
+    ``n_values`` (length d) are the numbers of values learnt in ``fit``; when given, codes
+    ``>= n_values[j]`` are unseen values, handled per ``unseen`` (``"missing"`` or
+    ``"error"``). ``categories`` (a list of per-column category Index or None, from ``fit``)
+    recodes Categorical columns by *value* so that a DataFrame with the same values but other
+    category lists is coded consistently. When ``n_values`` is None they are computed:
+    ``len(categories)`` for Categorical columns, ``max code + 1`` otherwise.
+    """
+    if unseen not in ("missing", "error"):
+        raise ValueError(f"unseen must be 'missing' or 'error', got {unseen!r}")
+    if isinstance(X, pd.DataFrame):
+        if X.shape[1] == 0:
+            raise ValueError(f"{name} has no columns")
+        columns, found_categories = [], []
+        for j, column in enumerate(X.columns):
+            series = X[column]
+            if isinstance(series.dtype, pd.CategoricalDtype):
+                if categories is not None and categories[j] is not None:
+                    codes = categorical_codes(series, categories[j])
+                    unknown = series.notna().to_numpy() & (codes == MISSING)
+                    if unknown.any():
+                        if unseen == "error":
+                            raise ValueError(f"{name} column {column!r} has values unseen in fit, "
+                                             f"e.g. {series[unknown].iloc[0]!r}")
+                    found_categories.append(categories[j])
+                else:
+                    codes = series.cat.codes.to_numpy().astype(np.int64)
+                    found_categories.append(series.cat.categories)
+                columns.append(codes)
+            else:
+                columns.append(_column_codes(series.to_numpy(), f"{name} column {column!r}"))
+                found_categories.append(None)
+        codes = np.column_stack(columns) if columns else np.empty((len(X), 0), dtype=np.int64)
+        learnt = np.array([len(c) if c is not None else (int(col.max()) + 1 if col.size else 0)
+                           for c, col in zip(found_categories, columns)], dtype=np.int64)
+    else:
+        raw = np.asarray(X)
+        if raw.ndim != 2:
+            raise ValueError(f"{name} must be 2-dimensional (instances x features), got shape {raw.shape}")
+        if raw.shape[1] == 0:
+            raise ValueError(f"{name} has no columns")
+        codes = _column_codes(raw, name)
+        found_categories = None
+        learnt = codes.max(axis=0) + 1 if codes.size else np.zeros(raw.shape[1], dtype=np.int64)
+    if codes.shape[0] == 0:
+        raise ValueError(f"{name} is empty: at least one instance is needed")
+    learnt = np.maximum(learnt, 0)
+    if n_values is None:
+        return codes, learnt, found_categories
+    n_values = np.asarray(n_values, dtype=np.int64)
+    if codes.shape[1] != n_values.size:
+        raise ValueError(f"{name} has {codes.shape[1]} features but the classifier was fitted on {n_values.size}")
+    too_large = codes >= n_values[None, :]
+    if too_large.any():
+        if unseen == "error":
+            i, j = np.argwhere(too_large)[0]
+            raise ValueError(f"{name} has a value unseen in fit: code {codes[i, j]} of feature {j} "
+                             f"(fitted with {n_values[j]} values)")
+        codes = np.where(too_large, MISSING, codes)
+    return codes, n_values, found_categories
+
+
+def encode_labels(y, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
+    """``(classes, codes)``: a Categorical keeps its declared categories; otherwise the sorted unique labels.
+
+    Targets are checked as scikit-learn does: a column vector is flattened with a
+    ``DataConversionWarning``, and continuous or multi-output targets are refused
+    (``check_classification_targets``).
+    """
+    if y is None:
+        raise ValueError(f"a classifier requires y to be passed, but the target {name} is None")
+    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(getattr(y, "dtype", None), pd.CategoricalDtype):
+        categorical = pd.Categorical(y)
+        if np.any(categorical.codes < 0):
+            raise ValueError(f"{name} has missing class labels")
+        if len(categorical) == 0:
+            raise ValueError(f"{name} is empty: at least one instance is needed")
+        return np.asarray(categorical.categories), categorical.codes.astype(np.int64)
+    raw = np.asarray(y)
+    if raw.ndim == 2 and raw.shape[1] == 1:
+        raw = column_or_1d(raw, warn=True)
+    if raw.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got shape {raw.shape}")
+    if raw.size == 0:
+        raise ValueError(f"{name} is empty: at least one instance is needed")
+    if (raw.dtype.kind == "f" and np.any(np.isnan(raw))) or (raw.dtype == object and pd.isna(raw).any()):
+        raise ValueError(f"{name} has missing class labels")
+    if raw.dtype.kind == "f" and np.any(np.isinf(raw)):
+        raise ValueError(f"{name} has an infinite class label: labels are classes, not measurements")
+    check_classification_targets(raw)
+    classes, codes = np.unique(raw, return_inverse=True)
+    return classes, codes.astype(np.int64)
+
+
+def validated_input(estimator, X, *, reset: bool):
+    """``X`` after scikit-learn's checks for ``estimator`` (``reset=True`` in fit: records
+    ``n_features_in_`` and ``feature_names_in_``; ``False`` at prediction: compares them).
+
+    A DataFrame is returned unchanged (its Categorical columns carry the codes); an array is
+    converted to numbers with NaN allowed (a missing value) and infinite values refused.
+    """
+    if isinstance(X, pd.DataFrame):
+        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        return X
+    return validate_data(estimator, X, reset=reset, dtype="numeric", ensure_all_finite="allow-nan")
