@@ -92,6 +92,23 @@ def check_theorem1_symbolic() -> bool:
     return bool(sp.simplify(d["lower"] - 1 / K_SYMBOL) == 0 and sp.simplify(d["upper"] - 1 / K_SYMBOL) == 0)
 
 
+def sure_reward_strategies(k: int) -> list[dict]:
+    """The bettor's strategies ``sigma`` on ``K`` (``sum sigma_i = 1``) whose gain ``sum sigma_i theta_i``
+    is the same for every chance vector ``theta`` of the simplex (Section 4: "playing as the
+    K-random bettor is the only way for credal bettor to have a sure reward").
+
+    Writing ``theta_k = 1 − sum_{i<k} theta_i``, the gain is constant in ``theta`` exactly when its
+    derivatives ``sigma_i − sigma_k`` vanish; sympy solves these with the normalisation. Returns
+    the solutions (a single one, ``sigma_i = 1/k``, when the statement holds).
+    """
+    k = int(check_scalar(k, "k", low=2, integer=True))
+    sigma = sp.symbols(f"sigma1:{k + 1}", real=True)
+    theta = sp.symbols(f"theta1:{k}", nonnegative=True)
+    gain = sp.Add(*[s * t for s, t in zip(sigma, theta)]) + sigma[-1] * (1 - sp.Add(*theta))
+    constant = [sp.diff(gain, t) for t in theta]
+    return sp.solve([*constant, sp.Add(*sigma) - 1], sigma, dict=True)
+
+
 # --------------------------------------------------------------------------------------------
 # Theorem 1 for a given k: exact (sympy simplex) and numerical (scipy linprog)
 # --------------------------------------------------------------------------------------------

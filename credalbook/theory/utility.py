@@ -77,24 +77,37 @@ def exponential_utility(a=A_RISK) -> sp.Expr:
     return 1 - sp.exp(-a * X)
 
 
+def _normalised_exponential(a) -> sp.Expr:
+    return (1 - sp.exp(-a * X)) / (1 - sp.exp(-a))
+
+
+def exponential_risk_aversions(u_half) -> list[sp.Expr]:
+    """The coefficients ``a > 0`` of the normalised exponential utility ``(1 − exp(−a x)) / (1 − exp(−a))``
+    (the paper's ``1 − exp(−a x)`` up to a positive factor: the same preferences) with
+    ``u(1/2) = u_half``; empty when none exists (``u_half <= 1/2``: the linear utility is only the
+    limit ``a -> 0``)."""
+    if isinstance(u_half, sp.Basic):
+        target = u_half
+    else:
+        check_scalar(u_half, "u_half", low=0, high=1, low_inclusive=False, high_inclusive=False)
+        target = sp.nsimplify(u_half)
+    a = sp.Symbol("a", positive=True)
+    return [sp.simplify(root) for root in sp.solve(sp.Eq(_normalised_exponential(a).subs(X, sp.Rational(1, 2)), target), a)]
+
+
 def exponential_through(u_half) -> sp.Expr:
     """The exponential utility ``(1 − exp(−a x)) / (1 − exp(−a))`` through (0, 0), (1, 1), (1/2, u_half).
 
     ``u(1/2) = 1/(1 + exp(−a/2))``, so ``a = 2 log(u_half / (1 − u_half))``: one exists for
     every ``u_half`` in (1/2, 1) (Section 9 says the exponential could not fit the three values;
-    with the scale factor that normalises u(1) = 1 it can).
+    with the scale factor that normalises u(1) = 1 it fits 0.65 and 0.8, and 0.5 only as the limit a -> 0).
     """
-    if isinstance(u_half, sp.Basic):
-        target = u_half
-    else:
+    if not isinstance(u_half, sp.Basic):
         check_scalar(u_half, "u_half", low=0.5, high=1, low_inclusive=False, high_inclusive=False)
-        target = sp.nsimplify(u_half)
-    a = sp.Symbol("a", positive=True)
-    normalised = (1 - sp.exp(-a * X)) / (1 - sp.exp(-a))
-    solutions = sp.solve(sp.Eq(normalised.subs(X, sp.Rational(1, 2)), target), a)
+    solutions = exponential_risk_aversions(u_half)
     if not solutions:
         raise ValueError(f"no exponential utility has u(1/2) = {u_half}")
-    return normalised.subs(a, sp.simplify(solutions[0]))
+    return _normalised_exponential(solutions[0])
 
 
 def f_beta_utility(beta=1) -> sp.Expr:
@@ -120,6 +133,12 @@ def f_beta_eq9(beta, k) -> sp.Expr:
     return sp.simplify((1 + beta ** 2) * p * r / (beta ** 2 * p + r))
 
 
+def absolute_risk_aversion(u) -> sp.Expr:
+    """Arrow–Pratt coefficient ``−u''(x)/u'(x)`` (Section 9: a quadratic utility's grows with ``x``)."""
+    u = _check_expr(u)
+    return sp.simplify(-sp.diff(u, X, 2) / sp.diff(u, X))
+
+
 # --------------------------------------------------------------------------------------------
 # Eq. (2): second-order Taylor approximation of E[u(h)]
 # --------------------------------------------------------------------------------------------
@@ -128,6 +147,54 @@ def taylor_second_order(u) -> sp.Expr:
     """Eq. (2): ``u(mu) + u''(mu) Var / 2`` (the first-order term vanishes since ``E[h − mu] = 0``)."""
     u = _check_expr(u)
     return u.subs(X, MU) + sp.diff(u, X, 2).subs(X, MU) * VAR / 2
+
+
+#: ``u(mu)``, ``u'(mu)``, ``u''(mu)`` of a generic utility, as symbols (Eq. 2 for any ``u``).
+U_AT_MU = sp.symbols("u(mu) u'(mu) u''(mu)", real=True)
+
+
+def expected_taylor_polynomial(n_outcomes: int = 3) -> sp.Expr:
+    """Eq. (2) derived: ``E[u(mu) + u'(mu)(h − mu) + u''(mu)(h − mu)^2/2]`` for a generic ``u`` and a
+    generic ``n_outcomes``-valued gamble ``h``, in the symbols :data:`U_AT_MU`, :data:`VAR`.
+
+    The expectation is a linear combination of ``u(mu), u'(mu), u''(mu)``; its coefficients are
+    computed from the gamble's values and probabilities, then the coefficient of ``u''(mu)`` is
+    written as a multiple of ``Var h``: the result is ``u(mu) + u''(mu) Var/2`` when the first-order
+    term vanishes and the second-order one is half the variance.
+    """
+    u0, u1, u2 = U_AT_MU
+    values, probs = discrete_gamble(n_outcomes)
+    mean = sp.Add(*[p * v for p, v in zip(probs, values)])
+    var = sp.Add(*[p * (v - mean) ** 2 for p, v in zip(probs, values)])
+    expected = sp.expand(sp.Add(*[p * (u0 + u1 * (v - mean) + u2 * (v - mean) ** 2 / 2) for p, v in zip(probs, values)]))
+    coefficient = {symbol: expected.coeff(symbol) for symbol in U_AT_MU}
+    return (u0 * sp.simplify(coefficient[u0]) + u1 * sp.simplify(coefficient[u1])
+            + u2 * VAR * sp.simplify(coefficient[u2] / var))
+
+
+def eq2_relative_errors(utilities: dict, n_classes: int = 4, draws: int = 2000, seed: int = 5) -> pd.DataFrame:
+    """Relative error of Eq. (2) against the exact ``E[u(h)]`` on random classifiers (Sections 5, 7).
+
+    A classifier is a random mass function (uniform on the simplex) on the rewards discounted
+    accuracy can take with ``n_classes`` classes, ``1, 1/2, ..., 1/n, 0``; ``utilities`` maps
+    names to sympy expressions in :data:`X`. Returns one row per (utility, classifier): exact and
+    approximated expected utility and ``|approx − exact| / exact``.
+    """
+    n_classes = int(check_scalar(n_classes, "n_classes", low=2, integer=True))
+    draws = int(check_scalar(draws, "draws", low=1, integer=True))
+    rewards = np.r_[1 / np.arange(1, n_classes + 1), 0.0]
+    probs = np.random.default_rng(seed).dirichlet(np.ones(rewards.size), size=draws)
+    mean, second = probs @ rewards, probs @ rewards ** 2
+    var = second - mean ** 2
+    frames = []
+    for name, u in utilities.items():
+        u = _check_expr(u, f"utilities[{name!r}]")
+        f, f2 = sp.lambdify(X, u, "numpy"), sp.lambdify(X, sp.diff(u, X, 2), "numpy")
+        exact = probs @ f(rewards)
+        approx = f(mean) + 0.5 * f2(mean) * var
+        frames.append(pd.DataFrame({"utility": name, "classifier": np.arange(draws), "exact": exact,
+                                    "approx": approx, "rel_error": np.abs(approx - exact) / np.abs(exact)}))
+    return pd.concat(frames, ignore_index=True)
 
 
 def taylor_remainder(u) -> sp.Expr:
@@ -489,6 +556,26 @@ def fbeta_sign(beta, u_half) -> int:
     raise ValueError(f"the sign of F_{beta} - u(1/k) for u_half={u_half} is not constant over k >= 2: {expr}")
 
 
+def sizes_where_not_closer(beta, rival, u_half) -> sp.Set:
+    """Integer set sizes ``k >= 2`` where ``F_beta(1/k)`` is *not* strictly closer than ``F_rival(1/k)``
+    to the quadratic utility through (1/2, u_half) (Section 9.3: "F1 is closer to both u65 and u80
+    than F2").
+
+    The signs of both differences are constant in ``k`` (:func:`fbeta_sign`), so the absolute
+    values drop and the comparison is a rational inequality in ``k``, solved by sympy; returns
+    the integers of its solution set (``EmptySet`` when ``F_beta`` is closer at every size).
+    """
+    k = sp.Symbol("k", positive=True)
+    gaps = {b: fbeta_sign(b, u_half) * fbeta_vs_quadratic(b, u_half) for b in (beta, rival)}
+    not_closer = sp.solveset(sp.together(gaps[rival] - gaps[beta]) <= 0, k, sp.Interval(2, sp.oo))
+    if not_closer.is_empty:
+        return sp.S.EmptySet
+    upper = not_closer.sup
+    if upper == sp.oo:
+        raise ValueError(f"F_{beta} is not closer than F_{rival} for arbitrarily large k: {not_closer}")
+    return sp.FiniteSet(*[j for j in range(2, int(sp.floor(upper)) + 1) if not_closer.contains(j) == sp.true])
+
+
 def utility_curves(k_max: int = 10, u_halves=(0.5, 0.65, 0.8), betas=(1, 2)) -> pd.DataFrame:
     """Tidy table of ``u(1/k)`` for quadratic utilities and ``F_beta`` (Fig. 7), ``k = 1..k_max``."""
     k_max = int(check_scalar(k_max, "k_max", low=1, integer=True))
@@ -546,3 +633,17 @@ def table10_exact(predictions=TABLE10_PREDICTIONS, actual: int = 1) -> pd.DataFr
         rows.append({"prediction": _label(p), "precision": x, "recall": sp.Integer(1 if actual in p else 0),
                      **{name: sp.nsimplify(f.subs(X, x)) for name, f in funcs.items()}})
     return pd.DataFrame(rows)
+
+
+def binary_credal_minus_precise() -> sp.Expr:
+    """``E[u(NCC)] − E[u(NBC)]`` on a two-class problem (conference version, Section 9).
+
+    Where the credal classifier is determinate (probability ``P_D``) it returns the precise
+    classifier's class, so both earn the same; on the rest (the area of ignorance, ``P_I``) the
+    credal prediction is vacuous and earns ``u(1/2)`` while the precise one earns its accuracy
+    there, ``A_I`` (NBC(NCC-I)). The difference is ``P_I (u(1/2) − A_I)``.
+    """
+    p_d, a_d, p_i, a_i = sp.symbols("P_D A_D P_I A_I", positive=True)
+    credal = p_d * a_d + p_i * U_HALF
+    precise = p_d * a_d + p_i * a_i
+    return sp.factor(credal - precise)
