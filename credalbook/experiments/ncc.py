@@ -106,19 +106,34 @@ def artificial(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
     return tidy([{"theta": c["theta"]} for c in configs], results)
 
 
-def artificial_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Medians per training size (as Fig. 2/3 of the papers) and the area of ignorance (1 − determinacy)."""
+def artificial_summary(frame: pd.DataFrame, statistic: str = "median") -> pd.DataFrame:
+    """Medians per training size (as Fig. 2/3 of the papers) and the area of ignorance (1 − determinacy).
+
+    ``statistic="mean"`` gives means instead (the 2011 text does not say which its numbers are).
+    """
+    if statistic not in ("median", "mean"):
+        raise ValueError(f"statistic must be 'median' or 'mean', got {statistic!r}")
     summary = frame.groupby("size").agg(
         runs=("nbc_accuracy", "size"),
-        nbc_accuracy=("nbc_accuracy", "median"),
-        ncc_discounted_accuracy=("ncc_discounted_accuracy", "median"),
-        ncc_u65=("ncc_u65", "median"),
-        ncc_determinacy=("ncc_determinacy", "median"),
-        nbc_ncc_i=("nbc_accuracy_ncc_indeterminate", "median"),
+        nbc_accuracy=("nbc_accuracy", statistic),
+        ncc_discounted_accuracy=("ncc_discounted_accuracy", statistic),
+        ncc_u65=("ncc_u65", statistic),
+        ncc_determinacy=("ncc_determinacy", statistic),
+        nbc_ncc_i=("nbc_accuracy_ncc_indeterminate", statistic),
     ).reset_index()
     summary["area_of_ignorance"] = 1 - summary["ncc_determinacy"]
     summary["nbc_u65"] = summary["nbc_accuracy"]
     return summary
+
+
+def ncc_binary_utility(frame: pd.DataFrame, u_half: float) -> pd.Series:
+    """NCC's expected utility on a two-class problem when u(1/2) = ``u_half``, from its u65 and determinacy.
+
+    An indeterminate two-class output is the vacuous set, rewarded u(1/2) whatever the class
+    (2011 §8–9), so the utility is linear in u(1/2): ``ncc_u65 + (u_half − 0.65)(1 − determinacy)``;
+    rows are runs (or means over runs, the relation being linear).
+    """
+    return frame["ncc_u65"] + (u_half - 0.65) * (1 - frame["ncc_determinacy"])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -351,6 +366,11 @@ def uci_nbc_vs_ncc(per_dataset: pd.DataFrame, feature_selection: bool, alpha: fl
         rows[f"indeterminate_gain_{u}_datasets"] = int(gain.size)
     return pd.DataFrame({"feature_selection": feature_selection, "quantity": list(rows),
                          "value": [float(v) for v in rows.values()]})
+
+
+def uci_summary(per_dataset: pd.DataFrame) -> pd.DataFrame:
+    """§9.1.3's summary without and with feature selection, stacked (the shape of ``zaffalon2012_ncc_uci``)."""
+    return pd.concat([uci_nbc_vs_ncc(per_dataset, fs) for fs in (False, True)], ignore_index=True)
 
 
 def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: float = 0.05,

@@ -1,0 +1,704 @@
+"""Ledger entries of Zaffalon, Corani & Mauá: NBC, NCC and NDC in experiments (Part II).
+
+The journal version (2012) §9.1 (artificial data, kr-kp down-sampling, the UCI datasets with and
+without feature selection), §9.3 (NCC vs the non-deterministic classifier, Table 11) and §9.4
+(the rejection option); the conference version (2011) §8 (artificial data) and §9 (kr-kp, Table 1).
+Book frames of the published tables and the checks of the claims, computed from the stored
+results ``zaffalon2012_ncc_artificial``, ``zaffalon2012_ncc_krkp``, ``zaffalon2012_ncc_uci`` and
+``zaffalon2012_ncc_rejection`` through :mod:`credalbook.experiments.ncc`.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from credalbook.experiments import ncc as ex
+from credalbook.ledger.core import Finding, book_table, check, stored
+
+PART = "II"
+ARTIFICIAL_PAGE, KRKP_PAGE, UCI_PAGE, NDC_PAGE, REJECTION_PAGE = (
+    f"chapters/ncc/{page}" for page in ("artificial", "krkp", "uci", "ndc", "rejection"))
+
+ARTIFICIAL_RUNS = stored("zaffalon2012_ncc_artificial")
+KRKP_SPLITS = stored("zaffalon2012_ncc_krkp")
+UCI_FOLDS = stored("zaffalon2012_ncc_uci")
+REJECTION_RUNS = stored("zaffalon2012_ncc_rejection")
+
+LOG_HALF = math.log(1.5) / math.log(2)  # u(1/2)/u(1) for the logarithmic utility log(1 + x) (2011 §7.1)
+UTILITIES = {"discounted_accuracy": "ncc_discounted_accuracy", "u65": "ncc_u65", "u80": "ncc_u80"}
+
+
+def _derived(source: Callable[[], pd.DataFrame], function: Callable, label: str) -> Callable[[], pd.DataFrame]:
+    """A loader applying ``function`` to the stored result ``source`` loads (its evidence names both)."""
+
+    def load() -> pd.DataFrame:
+        return function(source())
+
+    load.evidence = f"{source.evidence} via {label}"
+    return load
+
+
+def _printed(name: str) -> Callable[[], pd.DataFrame]:
+    """A loader of published table ``name`` as transcribed (for checks of the paper's own arithmetic)."""
+
+    def load() -> pd.DataFrame:
+        from credalbook.reference import published
+
+        return published(name)
+
+    load.evidence = f"published table {name}"
+    return load
+
+
+def paper_collection() -> pd.DataFrame:
+    """The paper's UCI collection (§9.1.3): one row per dataset, with its number of features and availability."""
+    from credalbook.data import list_datasets
+
+    table = list_datasets("zaffalon2012")
+    return table.loc[table["in_paper"], ["name", "n_features", "available"]].reset_index(drop=True)
+
+
+paper_collection.evidence = "credalbook.data.list_datasets('zaffalon2012')"
+
+
+def krkp_data() -> pd.DataFrame:
+    """kr-vs-kp as the book reads it: the features and a ``class`` column."""
+    from credalbook.data import load
+
+    data = load("kr-vs-kp", group="zaffalon2012")
+    return data.X.assign(**{"class": np.asarray(data.y)})
+
+
+krkp_data.evidence = "data/raw kr-vs-kp via credalbook.data.load"
+
+UCI_PER_DATASET = _derived(UCI_FOLDS, ex.uci_per_dataset, "experiments.ncc.uci_per_dataset")
+
+
+def _swap(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    return frame.rename(columns={a: b, b: a})
+
+
+def _sizes_reversed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Altered input: the training sizes relabelled in reverse order, so that every trend turns round."""
+    sizes = sorted(frame["size"].unique())
+    return frame.assign(size=frame["size"].map(dict(zip(sizes, reversed(sizes)))))
+
+
+def _named(function: Callable, name: str) -> Callable:
+    function.__qualname__ = function.__name__ = name
+    return function
+
+
+def _by_size(values: pd.Series, digits: int = 3) -> str:
+    return ", ".join(f"s={size}: {value:.{digits}f}" for size, value in values.items())
+
+
+# ----------------------------------------------------------------------------------------------
+# Summaries by training size (artificial data: medians over 4000 runs; kr-kp: means over 100 splits)
+# ----------------------------------------------------------------------------------------------
+
+def artificial_by_size(runs: pd.DataFrame) -> pd.DataFrame:
+    """Medians per size (Fig. 2 of 2011 / Fig. 3 of 2012), with NCC's median utility under the log utility."""
+    summary = ex.artificial_summary(runs).set_index("size")
+    summary["ncc_log"] = ex.ncc_binary_utility(runs, LOG_HALF).groupby(runs["size"]).median()
+    summary["ncc_minus_nbc_u65"] = summary["ncc_u65"] - summary["nbc_u65"]
+    return summary
+
+
+def krkp_by_size(splits: pd.DataFrame) -> pd.DataFrame:
+    """Means per size (Table 1 and Fig. 3 of 2011), with NCC's u80 and its utility when u(1/2) = 0.6."""
+    summary = ex.krkp_summary(splits).set_index("size")
+    by_size = splits.groupby("size")
+    summary["ncc_u80"] = by_size["ncc_u80"].mean()
+    summary["ncc_u60"] = ex.ncc_binary_utility(splits, 0.6).groupby(splits["size"]).mean()
+    summary["ncc_minus_nbc_u65"] = summary["ncc_u65"] - summary["nbc_u65"]
+    return summary
+
+
+# ----------------------------------------------------------------------------------------------
+# Published tables
+# ----------------------------------------------------------------------------------------------
+
+@book_table("zaffalon2012_ncc_artificial", on=["size"], part=PART, chapter=ARTIFICIAL_PAGE,
+            inputs={"runs": ARTIFICIAL_RUNS})
+def artificial_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """2011 §8: NBC(NCC-I) and the area of ignorance, medians over the 4000 runs of each size (as Fig. 2)."""
+    return ex.artificial_summary(runs)[["size", "nbc_ncc_i", "area_of_ignorance"]]
+
+
+@book_table("zaffalon2012_ncc_artificial", on=["size"], part=PART, chapter=ARTIFICIAL_PAGE,
+            inputs={"runs": ARTIFICIAL_RUNS}, reading="means over the 4000 runs")
+def artificial_table_means(runs: pd.DataFrame) -> pd.DataFrame:
+    """The same numbers as means (the text does not say whether its percentages are medians or means)."""
+    return ex.artificial_summary(runs, statistic="mean")[["size", "nbc_ncc_i", "area_of_ignorance"]]
+
+
+@book_table("zaffalon2012_ncc_krkp_table1", on=["size"], part=PART, chapter=KRKP_PAGE, inputs={"splits": KRKP_SPLITS})
+def krkp_table1(splits: pd.DataFrame) -> pd.DataFrame:
+    """2011 Table 1: NCC's determinacy and NBC(NCC-I) in percent, means over the 100 splits of each size."""
+    return ex.krkp_summary(splits)
+
+
+@book_table("zaffalon2012_ncc_uci", on=["feature_selection", "quantity"], part=PART, chapter=UCI_PAGE,
+            inputs={"per_dataset": UCI_PER_DATASET}, values=["value"])
+def uci_table(per_dataset: pd.DataFrame) -> pd.DataFrame:
+    """§9.1.3: medians, win counts and indeterminate gains over the datasets, without and with CFS."""
+    return ex.uci_summary(per_dataset)
+
+
+@book_table("zaffalon2012_ncc_uci", on=["feature_selection", "quantity"], part=PART, chapter=UCI_PAGE,
+            inputs={"determinacy": _printed("zaffalon2012_bench_table12"),
+                    "u50": _printed("zaffalon2012_bench_table13"), "u65": _printed("zaffalon2012_bench_table14"),
+                    "u80": _printed("zaffalon2012_bench_table15"),
+                    "determinacy_cfs": _printed("zaffalon2012_bench_table16")},
+            values=["value"], reading="the paper's own Appendix A (Tables 12-16, NCC column)")
+def uci_table_from_appendix(determinacy, u50, u65, u80, determinacy_cfs) -> pd.DataFrame:
+    """The text's NCC medians and determinacy counts recomputed from the paper's per-dataset Appendix tables.
+
+    Not the book's value: a check that the numbers of §9.1.3 are those of the paper's own Appendix A.
+    """
+    rows = [(False, "median_ncc_discounted_accuracy", u50["NCC"].median() / 100),
+            (False, "median_ncc_u65", u65["NCC"].median() / 100), (False, "median_ncc_u80", u80["NCC"].median() / 100),
+            (False, "median_ncc_determinacy", determinacy["NCC"].median() / 100),
+            (False, "datasets_determinacy_above_90pct", int((determinacy["NCC"] > 90).sum())),
+            (True, "datasets_determinacy_above_90pct", int((determinacy_cfs["NCC"] > 90).sum()))]
+    return pd.DataFrame(rows, columns=["feature_selection", "quantity", "value"])
+
+
+@book_table("zaffalon2012_ncc_table11", on=["utility"], part=PART, chapter=NDC_PAGE, inputs={"folds": UCI_FOLDS})
+def table11(folds: pd.DataFrame) -> pd.DataFrame:
+    """§9.3 Table 11: datasets where a paired t-test over the 100 CV folds favours NCC, neither, or NDC (no CFS)."""
+    return ex.ncc_vs_ndc(folds, feature_selection=False)
+
+
+@book_table("zaffalon2012_ncc_table11", on=["utility"], part=PART, chapter=NDC_PAGE, inputs={"folds": UCI_FOLDS},
+            reading="Nadeau-Bengio corrected t-test")
+def table11_corrected(folds: pd.DataFrame) -> pd.DataFrame:
+    """Table 11 with the t-test corrected for overlapping training sets (the paper names a plain paired t-test)."""
+    return ex.ncc_vs_ndc(folds, feature_selection=False, test_train_ratio=1 / 9)
+
+
+def _largest_size(runs: pd.DataFrame) -> pd.DataFrame:
+    """Means per model at the largest training size of the rejection example (the large-sample limit of §9.4)."""
+    return runs[runs["size"] == runs["size"].max()].groupby("model")[["u80", "u65", "determinacy"]].mean()
+
+
+@book_table("zaffalon2012_ncc_rejection", on=["model"], part=PART, chapter=REJECTION_PAGE,
+            inputs={"runs": REJECTION_RUNS})
+def rejection_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """§9.4: u80 of NCC and of NBC with rejection threshold 0.8, at the largest training size (10 000)."""
+    return _largest_size(runs).reset_index()
+
+
+# ----------------------------------------------------------------------------------------------
+# Check families: trends and comparisons across training sizes
+# ----------------------------------------------------------------------------------------------
+
+def _monotone_check(name: str, *, source, summarise, columns: tuple[str, ...], rising: bool = True) -> None:
+    """Register check ``name``: every column of the size summary rises (or falls) strictly with the training size."""
+
+    def monotone(runs: pd.DataFrame) -> Finding:
+        summary = summarise(runs)
+        steps = {c: np.diff(summary[c].to_numpy()) for c in columns}
+        holds = all((s > 0).all() if rising else (s < 0).all() for s in steps.values())
+        return Finding(book=bool(holds), detail="; ".join(f"{c}: {_by_size(summary[c])}" for c in columns))
+
+    check(name, inputs={"runs": source}, mutate=lambda runs: {"runs": _sizes_reversed(runs)})(
+        _named(monotone, f"monotone[{', '.join(columns)}]"))
+
+
+def _higher_check(name: str, *, source, summarise, higher: str, lower: str, mutate) -> None:
+    """Register check ``name``: ``higher`` exceeds ``lower`` at every training size."""
+
+    def everywhere_higher(runs: pd.DataFrame) -> Finding:
+        summary = summarise(runs)
+        gap = summary[higher] - summary[lower]
+        return Finding(book=bool((gap > 0).all()), detail=f"{higher} − {lower}: {_by_size(gap, 4)}")
+
+    check(name, inputs={"runs": source}, mutate=mutate)(_named(everywhere_higher, f"higher[{higher} > {lower}]"))
+
+
+def _raised(column: str, by: float):
+    def mutate(runs: pd.DataFrame) -> dict:
+        return {"runs": runs.assign(**{column: runs[column] + by})}
+
+    return mutate
+
+
+# §9.1.1 / 2011 §8: artificial data -------------------------------------------------------------
+_higher_check("zaffalon2012.ncc-artificial-nbc-accuracy-above-ncc-da", source=ARTIFICIAL_RUNS,
+              summarise=artificial_by_size, higher="nbc_accuracy", lower="ncc_discounted_accuracy",
+              mutate=lambda runs: {"runs": _swap(runs, "nbc_accuracy", "ncc_discounted_accuracy")})
+_higher_check("zaffalon2012.ncc-artificial-ncc-u65-above-nbc", source=ARTIFICIAL_RUNS, summarise=artificial_by_size,
+              higher="ncc_u65", lower="nbc_u65", mutate=_raised("ncc_u65", 0.05))
+_higher_check("zaffalon2011.ncc-artificial-utility-above-da", source=ARTIFICIAL_RUNS, summarise=artificial_by_size,
+              higher="ncc_u65", lower="ncc_discounted_accuracy",
+              mutate=lambda runs: {"runs": _swap(runs, "ncc_u65", "ncc_discounted_accuracy")})
+_monotone_check("zaffalon2011.ncc-artificial-determinacy-rises", source=ARTIFICIAL_RUNS,
+                summarise=artificial_by_size, columns=("ncc_determinacy",))
+_monotone_check("zaffalon2011.ncc-artificial-nbc-ncc-i-falls", source=ARTIFICIAL_RUNS,
+                summarise=artificial_by_size, columns=("nbc_ncc_i",), rising=False)
+_monotone_check("zaffalon2011.ncc-artificial-gap-grows", source=ARTIFICIAL_RUNS,
+                summarise=artificial_by_size, columns=("ncc_minus_nbc_u65",))
+
+
+@check("zaffalon2012.ncc-artificial-larger-sizes-determinate", inputs={"runs": ARTIFICIAL_RUNS},
+       mutate=lambda runs: {"runs": runs.assign(ncc_determinacy=runs["ncc_determinacy"] / 2)})
+def artificial_largest_size_determinacy(runs: pd.DataFrame) -> Finding:
+    """§9.1.1: median determinacy of NCC at the largest size run (s = 100); larger sizes were not run."""
+    summary = artificial_by_size(runs)
+    largest = summary.index.max()
+    share = float(summary.loc[largest, "ncc_determinacy"])
+    return Finding(book=share, detail=f"median NCC determinacy: {_by_size(summary['ncc_determinacy'])}")
+
+
+@check("zaffalon2011.ncc-artificial-log-utility", inputs={"runs": ARTIFICIAL_RUNS,
+                                                          "printed": _printed("zaffalon2012_ncc_artificial")},
+       mutate=lambda runs, printed: {"runs": _raised("ncc_u65", 0.05)(runs)["runs"], "printed": printed})
+def artificial_log_utility(runs: pd.DataFrame, printed: pd.DataFrame) -> Finding:
+    """2011 §8: under u(x) = log(1 + x), does NCC's median utility still exceed NBC's at every size?
+
+    Two classes: an indeterminate NCC output earns u(1/2)/u(1) = log 1.5 / log 2 = 0.585 of a hit.
+    """
+    summary = artificial_by_size(runs)
+    gap = summary["ncc_log"] - summary["nbc_accuracy"]
+    above = printed.set_index("size")["nbc_ncc_i"]
+    return Finding(book=bool((gap > 0).all()),
+                   detail=f"u(1/2) = log 1.5/log 2 = {LOG_HALF:.3f}; median NCC − NBC utility: {_by_size(gap, 4)}; "
+                          f"the paper's own NBC(NCC-I) is above {LOG_HALF:.3f} at "
+                          f"{', '.join(f's={s}' for s in above[above > LOG_HALF].index) or 'no size'}, where by the "
+                          "rule of 2011 §9 (corrected) NBC would lead")
+
+
+def f1_of_vacuous_binary() -> float:
+    """F1 of the vacuous prediction {1, 2} on a two-class problem (del Coz & Bahamonde's F-measure, Eq. 9)."""
+    from credalbook.metrics import f_beta_set_scores
+
+    return float(f_beta_set_scores([0], np.array([[True, True]]), 1.0)[0])
+
+
+f1_of_vacuous_binary.evidence = "credalbook.metrics.f_beta_set_scores"
+
+
+def _f2_of_vacuous_binary(f1_vacuous: float) -> dict:
+    """Altered input: the F2 measure instead of F1 (5/6 for the vacuous binary prediction)."""
+    from credalbook.metrics import f_beta_set_scores
+
+    return {"f1_vacuous": float(f_beta_set_scores([0], np.array([[True, True]]), 2.0)[0])}
+
+
+@check("zaffalon2011.ncc-f1-vacuous-66", inputs={"f1_vacuous": f1_of_vacuous_binary}, mutate=_f2_of_vacuous_binary)
+def f1_vacuous_equivalent_accuracy(f1_vacuous: float) -> Finding:
+    """2011 §8: the accuracy a precise classifier needs to score as the vacuous one under F1 (F1 = accuracy when precise)."""
+    return Finding(book=f1_vacuous, detail=f"F1 of {{1, 2}} containing the class: 2/(1 + 2) = {f1_vacuous:.4f}")
+
+
+# §9.1.2 / 2011 §9: kr-kp ------------------------------------------------------------------------
+_monotone_check("zaffalon2012.ncc-krkp-determinacy-and-accuracies-rise", source=KRKP_SPLITS, summarise=krkp_by_size,
+                columns=("determinacy", "ncc_discounted_accuracy", "nbc_accuracy"))
+_monotone_check("zaffalon2012.ncc-krkp-utilities-rise", source=KRKP_SPLITS, summarise=krkp_by_size,
+                columns=("nbc_u65", "ncc_u65"))
+_higher_check("zaffalon2012.ncc-krkp-ncc-u65-above-nbc", source=KRKP_SPLITS, summarise=krkp_by_size,
+              higher="ncc_u65", lower="nbc_u65", mutate=lambda runs: {"runs": _swap(runs, "ncc_u65", "nbc_accuracy")})
+
+
+def _at_smallest(splits: pd.DataFrame, column: str) -> tuple[int, float, pd.DataFrame]:
+    summary = krkp_by_size(splits)
+    smallest = int(summary.index.min())
+    return smallest, float(summary.loc[smallest, column]), summary
+
+
+@check("zaffalon2012.ncc-krkp-smallest-size-indeterminate", inputs={"runs": KRKP_SPLITS},
+       mutate=lambda runs: {"runs": runs.assign(ncc_determinacy=0.5)})
+def krkp_smallest_indeterminate(runs: pd.DataFrame) -> Finding:
+    """§9.1.2: share of test instances NCC classifies indeterminately at the smallest training size (s = 5)."""
+    size, determinacy, _ = _at_smallest(runs, "determinacy")
+    return Finding(book=1 - determinacy, detail=f"s={size}: NCC indeterminate on {1 - determinacy:.1%} of the test "
+                                                "instances (mean over 100 splits)")
+
+
+@check("zaffalon2012.ncc-krkp-smallest-size-ncc-utility", inputs={"runs": KRKP_SPLITS},
+       mutate=_raised("ncc_u65", -0.1))
+def krkp_smallest_ncc_utility(runs: pd.DataFrame) -> Finding:
+    """§9.1.2: NCC's mean u65 at the smallest training size."""
+    size, value, _ = _at_smallest(runs, "ncc_u65")
+    return Finding(book=value, detail=f"s={size}: mean NCC u65 {value:.4f} over 100 splits")
+
+
+@check("zaffalon2012.ncc-krkp-smallest-size-nbc-near-random", inputs={"runs": KRKP_SPLITS},
+       mutate=_raised("nbc_accuracy", 0.2))
+def krkp_smallest_nbc_accuracy(runs: pd.DataFrame) -> Finding:
+    """§9.1.2: NBC's mean accuracy at the smallest training size (the random guesser scores 1/2)."""
+    size, value, summary = _at_smallest(runs, "nbc_accuracy")
+    return Finding(book=value, detail=f"s={size}: mean NBC accuracy {value:.4f}; NBC(NCC-I) "
+                                      f"{summary.loc[size, 'nbc_ncc_i']:.4f}")
+
+
+@check("zaffalon2012.ncc-krkp-small-sets-advantage", inputs={"runs": KRKP_SPLITS},
+       mutate=lambda runs: {"runs": _sizes_reversed(runs)})
+def krkp_small_sets_advantage(runs: pd.DataFrame) -> Finding:
+    """§1: NCC's lead over NBC under u65 is largest at the smallest training size of the kr-kp runs."""
+    summary = krkp_by_size(runs)
+    gap = summary["ncc_minus_nbc_u65"]
+    return Finding(book=bool(gap.idxmax() == summary.index.min()), detail=f"NCC − NBC u65: {_by_size(gap, 4)}")
+
+
+@check("zaffalon2011.ncc-krkp-u60-favours-nbc", inputs={"runs": KRKP_SPLITS}, mutate=_raised("nbc_accuracy", -0.05))
+def krkp_u60(runs: pd.DataFrame) -> Finding:
+    """2011 §9: with u(1/2) = 0.6 NBC has the higher mean utility at more training sizes than NCC."""
+    summary = krkp_by_size(runs)
+    lead = summary["nbc_u65"] - summary["ncc_u60"]
+    return Finding(book=bool((lead > 0).sum() > (lead < 0).sum()),
+                   detail=f"NBC − NCC with u(1/2) = 0.6: {_by_size(lead, 4)}")
+
+
+@check("zaffalon2012.ncc-krkp-u80-favours-nbc", inputs={"runs": KRKP_SPLITS},
+       mutate=lambda runs: {"runs": _swap(runs, "ncc_u65", "ncc_u80")})
+def krkp_u80_advantage(runs: pd.DataFrame) -> Finding:
+    """§9.1.2: does NBC's lead over NCC grow when u80 replaces u65? It changes by u65 − u80 of NCC.
+
+    u80 ≥ u65 pointwise and NBC's utility (its accuracy) does not depend on u(1/2), so NBC's lead
+    can only shrink: by 0.15 times NCC's share of indeterminate outputs on two classes.
+    """
+    summary = krkp_by_size(runs)
+    change = summary["ncc_u65"] - summary["ncc_u80"]
+    detail = f"change of NBC's lead from u65 to u80: {_by_size(change, 4)}"
+    if (change <= 0).all():
+        return Finding(book=False, verdict="erratum",
+                       detail=detail + "; u80(1/2) − u65(1/2) = 0.15 raises NCC's utility by 0.15 × its indeterminate "
+                                       "share and leaves NBC's unchanged: the advantage that grows is NCC's")
+    return Finding(book=bool((change > 0).all()), detail=detail)
+
+
+def _krkp_feature_values(data: pd.DataFrame) -> pd.Series:
+    return data.drop(columns="class").nunique()
+
+
+@check("zaffalon2012.ncc-krkp-instances", inputs={"data": krkp_data}, mutate=lambda data: {"data": data.iloc[:3000]})
+def krkp_instances(data: pd.DataFrame) -> Finding:
+    """§9.1.2: the number of instances of kr-kp."""
+    return Finding(book=len(data), detail=f"data/raw kr-vs-kp: {len(data)} instances")
+
+
+@check("zaffalon2012.ncc-krkp-binary-features", inputs={"data": krkp_data},
+       mutate=lambda data: {"data": data.assign(katri=data["katri"].where(data["katri"] != "w", "b"))})
+def krkp_binary_features(data: pd.DataFrame) -> Finding:
+    """§9.1.2: the number of binary features of kr-kp."""
+    values = _krkp_feature_values(data)
+    other = ", ".join(f"{name} ({count} values)" for name, count in values[values != 2].items())
+    return Finding(book=int((values == 2).sum()),
+                   detail=f"{len(values)} features, {int((values == 2).sum())} binary" + (f"; {other}" if other else ""))
+
+
+@check("zaffalon2012.ncc-krkp-classes-even", inputs={"data": krkp_data},
+       mutate=lambda data: {"data": data[(data["class"] == data["class"].iloc[0]) | (np.arange(len(data)) % 3 == 0)]})
+def krkp_class_balance(data: pd.DataFrame) -> Finding:
+    """§9.1.2: the share of the larger class of kr-kp."""
+    counts = data["class"].value_counts()
+    return Finding(book=float(counts.iloc[0] / counts.sum()),
+                   detail="class counts " + ", ".join(f"{k}: {v}" for k, v in counts.items()))
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.1.3: the UCI datasets
+# ----------------------------------------------------------------------------------------------
+
+def _setting(per_dataset: pd.DataFrame, feature_selection: bool) -> pd.DataFrame:
+    return per_dataset[per_dataset["feature_selection"] == feature_selection]
+
+
+def _cfs(feature_selection: bool) -> str:
+    return "with CFS" if feature_selection else "without CFS"
+
+
+def _win_count_check(name: str, *, feature_selection: bool, measure: str, appendix: str) -> None:
+    """Register check ``name``: do the printed win counts of (NCC, NBC) under ``measure`` fit the collection?
+
+    A dataset where NCC is determinate on every instance is a tie (the two classifiers return
+    the same classes there, §9.1.3): the counts can sum to at most the datasets minus those,
+    read from the NCC column of the paper's own Appendix table ``appendix``.
+    """
+    keys = [f"ncc_wins_{measure}", f"nbc_wins_{measure}"]
+
+    def win_counts_fit(printed: pd.DataFrame, appendix_table: pd.DataFrame, collection: pd.DataFrame) -> Finding:
+        values = printed[printed["feature_selection"] == feature_selection].set_index("quantity")["value"]
+        ncc, nbc = (int(values[k]) for k in keys)
+        determinate = appendix_table.loc[appendix_table["NCC"] >= 100, "dataset"].tolist()
+        limit = len(collection) - len(determinate)
+        detail = (f"{measure} {_cfs(feature_selection)}: NCC {ncc} + NBC {nbc} = {ncc + nbc} datasets with a winner, "
+                  f"of {len(collection)} in the study, {len(determinate)} of which ({', '.join(determinate)}) the "
+                  f"paper's own Appendix table prints with NCC determinacy 100.00 (ties): at most {limit}")
+        return Finding(book=limit, detail=detail, verdict="erratum" if ncc + nbc > limit else "reproduced")
+
+    def fewer_wins(printed: pd.DataFrame, appendix_table: pd.DataFrame, collection: pd.DataFrame) -> dict:
+        """Altered input: each printed count lowered by ten."""
+        chosen = (printed["feature_selection"] == feature_selection) & printed["quantity"].isin(keys)
+        altered = printed.copy()
+        altered.loc[chosen, "value"] = altered.loc[chosen, "value"] - 10
+        return {"printed": altered, "appendix_table": appendix_table, "collection": collection}
+
+    check(name, inputs={"printed": _printed("zaffalon2012_ncc_uci"), "appendix_table": _printed(appendix),
+                        "collection": paper_collection}, mutate=fewer_wins)(
+        _named(win_counts_fit, f"win_counts_fit[{measure}, {_cfs(feature_selection)}]"))
+
+
+_win_count_check("zaffalon2012.ncc-uci-da-win-counts", feature_selection=False, measure="discounted_accuracy",
+                 appendix="zaffalon2012_bench_table12")
+_win_count_check("zaffalon2012.ncc-uci-cfs-u65-win-counts", feature_selection=True, measure="u65",
+                 appendix="zaffalon2012_bench_table16")
+_win_count_check("zaffalon2012.ncc-uci-cfs-u80-win-counts", feature_selection=True, measure="u80",
+                 appendix="zaffalon2012_bench_table16")
+
+
+def _wilcoxon_check(name: str, *, feature_selection: bool, measure: str, favours: str | None) -> None:
+    """Register check ``name``: the Wilcoxon test of NCC vs NBC over the datasets under ``measure``.
+
+    The book's value is True when the difference is significant (α = 0.05) and, if the paper
+    names a side (``favours``), the side with more wins is that one.
+    """
+
+    def wilcoxon(per_dataset: pd.DataFrame) -> Finding:
+        summary = ex.uci_nbc_vs_ncc(per_dataset, feature_selection).set_index("quantity")["value"]
+        p = summary[f"wilcoxon_p_{measure}"]
+        ncc, nbc = int(summary[f"ncc_wins_{measure}"]), int(summary[f"nbc_wins_{measure}"])
+        leader = "NCC" if ncc > nbc else "NBC" if nbc > ncc else "neither"
+        significant = p < 0.05 and (favours is None or leader == favours)
+        return Finding(book=bool(significant), detail=f"{measure} {_cfs(feature_selection)}: Wilcoxon p = {p:.2g}; "
+                                                      f"NCC higher on {ncc}, NBC on {nbc} of {int(summary['datasets'])}")
+
+    def effect_against_the_claim(per_dataset: pd.DataFrame) -> dict:
+        """Altered input: NCC's scores set to NBC's ± 0.05, against the side the paper names (for NCC if none)."""
+        shift = -0.05 if favours == "NCC" else 0.05
+        rows = per_dataset["feature_selection"] == feature_selection
+        altered = per_dataset.copy()
+        altered.loc[rows, UTILITIES[measure]] = altered.loc[rows, "nbc_accuracy"] + shift
+        return {"per_dataset": altered}
+
+    check(name, inputs={"per_dataset": UCI_PER_DATASET}, mutate=effect_against_the_claim)(
+        _named(wilcoxon, f"wilcoxon[{measure}, {_cfs(feature_selection)}]"))
+
+
+_wilcoxon_check("zaffalon2012.ncc-uci-da-significant", feature_selection=False, measure="discounted_accuracy",
+                favours="NBC")
+_wilcoxon_check("zaffalon2012.ncc-uci-u65-not-significant", feature_selection=False, measure="u65", favours=None)
+_wilcoxon_check("zaffalon2012.ncc-uci-u80-not-significant", feature_selection=False, measure="u80", favours=None)
+_wilcoxon_check("zaffalon2012.ncc-uci-cfs-u65-not-significant", feature_selection=True, measure="u65", favours=None)
+_wilcoxon_check("zaffalon2012.ncc-uci-cfs-u80-significant", feature_selection=True, measure="u80", favours="NCC")
+
+
+@check("zaffalon2012.ncc-uci-nbc-beats-random-guesser-mostly", inputs={"per_dataset": UCI_PER_DATASET},
+       mutate=lambda per_dataset: {"per_dataset": _swap(per_dataset, "nbc_accuracy", "ncc_discounted_accuracy")})
+def uci_nbc_mostly_better(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3: without CFS, NBC's accuracy beats NCC's discounted accuracy on most datasets, and loses on several (≥ 3)."""
+    summary = ex.uci_nbc_vs_ncc(per_dataset, False).set_index("quantity")["value"]
+    nbc, ncc = int(summary["nbc_wins_discounted_accuracy"]), int(summary["ncc_wins_discounted_accuracy"])
+    return Finding(book=bool(nbc > ncc >= 3), detail=f"NBC higher on {nbc}, NCC on {ncc}, equal on "
+                                                      f"{int(summary['datasets']) - nbc - ncc} datasets")
+
+
+@check("zaffalon2012.ncc-uci-medians-rise-with-risk-aversion", inputs={"per_dataset": UCI_PER_DATASET},
+       mutate=lambda per_dataset: {"per_dataset": _swap(per_dataset, "ncc_discounted_accuracy", "ncc_u80")})
+def uci_medians_rise(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3: NCC's median utility over the datasets (no CFS) rises from discounted accuracy to u65 to u80."""
+    medians = _setting(per_dataset, False)[list(UTILITIES.values())].median()
+    return Finding(book=bool(medians.is_monotonic_increasing and medians.is_unique),
+                   detail="median NCC " + ", ".join(f"{k}: {medians[c]:.3f}" for k, c in UTILITIES.items()))
+
+
+@check("zaffalon2012.ncc-uci-u80-above-u65-every-dataset", inputs={"per_dataset": UCI_PER_DATASET},
+       mutate=lambda per_dataset: {"per_dataset": _swap(per_dataset, "ncc_u65", "ncc_u80")})
+def uci_u80_above_u65(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3 (Fig. 5): NCC's u80 exceeds its u65 on every dataset where it is ever indeterminate, in both settings."""
+    indeterminate = per_dataset[per_dataset["ncc_determinate"] < 1]
+    above = indeterminate["ncc_u80"] > indeterminate["ncc_u65"]
+    return Finding(book=bool(above.all()), detail=f"u80 > u65 on {int(above.sum())} of the {len(indeterminate)} "
+                                                  "(dataset, setting) pairs where NCC is ever indeterminate; equal on "
+                                                  f"the {len(per_dataset) - len(indeterminate)} others")
+
+
+def _settings_swapped(per_dataset: pd.DataFrame) -> dict:
+    """Altered input: the results with and without CFS exchanged."""
+    return {"per_dataset": per_dataset.assign(feature_selection=~per_dataset["feature_selection"].astype(bool))}
+
+
+@check("zaffalon2012.ncc-uci-cfs-more-similar", inputs={"per_dataset": UCI_PER_DATASET}, mutate=_settings_swapped)
+def uci_cfs_more_similar(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3: after CFS, the median |NCC − NBC| expected utility over the datasets is smaller, under u65 and u80."""
+    gaps = {(u, fs): float((_setting(per_dataset, fs)[f"ncc_{u}"] - _setting(per_dataset, fs)["nbc_accuracy"])
+                           .abs().median()) for u in ("u65", "u80") for fs in (False, True)}
+    return Finding(book=all(gaps[(u, True)] < gaps[(u, False)] for u in ("u65", "u80")),
+                   detail="median |NCC − NBC|: " + "; ".join(f"{u} {gaps[(u, False)]:.4f} without, {gaps[(u, True)]:.4f}"
+                                                             " with CFS" for u in ("u65", "u80")))
+
+
+@check("zaffalon2012.ncc-uci-cfs-more-determinate", inputs={"per_dataset": UCI_PER_DATASET}, mutate=_settings_swapped)
+def uci_cfs_more_determinate(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3: CFS raises the number of datasets on which NCC's determinacy exceeds 90%."""
+    above = {fs: int((_setting(per_dataset, fs)["ncc_determinate"] > 0.9).sum()) for fs in (False, True)}
+    medians = {fs: _setting(per_dataset, fs)["ncc_determinate"].median() for fs in (False, True)}
+    return Finding(book=above[True] > above[False],
+                   detail=f"datasets with NCC determinacy > 90%: {above[False]} without, {above[True]} with CFS "
+                          f"(median determinacy {medians[False]:.3f}, {medians[True]:.3f})")
+
+
+def _ncc_below_nbc_with_cfs(per_dataset: pd.DataFrame) -> dict:
+    """Altered input: with CFS, NCC's u65 and u80 set just below NBC's accuracy on every dataset."""
+    rows = per_dataset["feature_selection"].astype(bool)
+    altered = per_dataset.copy()
+    for column in ("ncc_u65", "ncc_u80"):
+        altered.loc[rows, column] = altered.loc[rows, "nbc_accuracy"] - 0.01
+    return {"per_dataset": altered}
+
+
+@check("zaffalon2012.ncc-uci-cfs-ncc-better", inputs={"per_dataset": UCI_PER_DATASET}, mutate=_ncc_below_nbc_with_cfs)
+def uci_cfs_ncc_better(per_dataset: pd.DataFrame) -> Finding:
+    """§9.1.3: with CFS, NCC has the higher expected utility on more datasets than NBC, under u65 and under u80."""
+    summary = ex.uci_nbc_vs_ncc(per_dataset, True).set_index("quantity")["value"]
+    wins = {u: (int(summary[f"ncc_wins_{u}"]), int(summary[f"nbc_wins_{u}"])) for u in ("u65", "u80")}
+    return Finding(book=all(ncc > nbc for ncc, nbc in wins.values()),
+                   detail="; ".join(f"{u}: NCC higher on {ncc}, NBC on {nbc} (Wilcoxon p = "
+                                    f"{summary[f'wilcoxon_p_{u}']:.2g})" for u, (ncc, nbc) in wins.items()))
+
+
+def _gain_check(name: str, *, utility: str, mutate) -> None:
+    """Register check ``name``: with CFS, the 95% interval of NCC's relative gain over NBC on its indeterminate instances is above 0."""
+
+    def gain_positive(per_dataset: pd.DataFrame) -> Finding:
+        summary = ex.uci_nbc_vs_ncc(per_dataset, True).set_index("quantity")["value"]
+        low, mean, high = (summary[f"indeterminate_gain_{utility}_{k}"] for k in ("ci_low", "mean", "ci_high"))
+        return Finding(book=bool(low > 0), detail=f"{utility} with CFS: mean gain {mean:+.1%}, 95% t interval "
+                                                  f"[{low:+.1%}, {high:+.1%}] over "
+                                                  f"{int(summary[f'indeterminate_gain_{utility}_datasets'])} datasets")
+
+    check(name, inputs={"per_dataset": UCI_PER_DATASET}, mutate=mutate)(_named(gain_positive, f"gain_positive[{utility}]"))
+
+
+def _ncc_indeterminate_u65_raised(per_dataset: pd.DataFrame) -> dict:
+    """Altered input: NCC's u65 on its indeterminate instances raised by half."""
+    return {"per_dataset": per_dataset.assign(ncc_u65_indeterminate=per_dataset["ncc_u65_indeterminate"] * 1.5)}
+
+
+def _indeterminate_u80_swapped(per_dataset: pd.DataFrame) -> dict:
+    """Altered input: NCC's and NBC's u80 on NCC's indeterminate instances exchanged."""
+    return {"per_dataset": _swap(per_dataset, "ncc_u80_indeterminate", "nbc_u80_indeterminate")}
+
+
+_gain_check("zaffalon2012.ncc-uci-cfs-u65-indeterminate-gain", utility="u65", mutate=_ncc_indeterminate_u65_raised)
+_gain_check("zaffalon2012.ncc-uci-cfs-u80-indeterminate-gain", utility="u80", mutate=_indeterminate_u80_swapped)
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.3: NCC vs NDC
+# ----------------------------------------------------------------------------------------------
+
+@check("zaffalon2012.ncc-ndc-table11-rows-sum", inputs={"printed": _printed("zaffalon2012_ncc_table11"),
+                                                        "collection": paper_collection},
+       mutate=lambda printed, collection: {"printed": printed.assign(ties=printed["ties"] + 2), "collection": collection})
+def table11_rows_sum(printed: pd.DataFrame, collection: pd.DataFrame) -> Finding:
+    """§9.3: do the printed rows of Table 11 (wins, ties, losses) partition the collection of Fig. 8?"""
+    sums = (printed["ncc_wins"] + printed["ties"] + printed["ndc_wins"]).set_axis(printed["utility"])
+    detail = ("Table 11 rows sum to " + ", ".join(f"{u}: {int(v)}" for u, v in sums.items())
+              + f"; the study (Fig. 8, §9.1.3) has {len(collection)} datasets")
+    consistent = bool((sums == len(collection)).all())
+    return Finding(book=int(sums.iloc[0]) if sums.nunique() == 1 else ", ".join(str(int(v)) for v in sums),
+                   detail=detail, verdict="reproduced" if consistent else "erratum")
+
+
+def _ndc_like_ncc_under_u65_f1(folds: pd.DataFrame) -> dict:
+    """Altered input: NDC's fold scores under u65 and F1 replaced by NCC's (no difference left there)."""
+    return {"folds": folds.assign(ndc_u65=folds["ncc_u65"], ndc_f1=folds["ncc_f1"])}
+
+
+def _decided_share(row: pd.Series) -> float:
+    decided = row["ncc_wins"] + row["ndc_wins"]
+    return 0.5 if decided == 0 else row["ncc_wins"] / decided
+
+
+@check("zaffalon2012.ncc-ndc-balanced", inputs={"folds": UCI_FOLDS}, mutate=_ndc_like_ncc_under_u65_f1)
+def ndc_balanced(folds: pd.DataFrame) -> Finding:
+    """§9.3: under u65 and F1, NCC wins 40–60% of the datasets on which the paired t-test decides (Table 11)."""
+    table = ex.ncc_vs_ndc(folds, feature_selection=False).set_index("utility")
+    shares = {u: _decided_share(table.loc[u]) for u in ("u65", "f1")}
+    return Finding(book=all(0.4 <= s <= 0.6 for s in shares.values()),
+                   detail="; ".join(f"{u}: NCC {int(table.loc[u, 'ncc_wins'])}, ties {int(table.loc[u, 'ties'])}, NDC "
+                                    f"{int(table.loc[u, 'ndc_wins'])} (NCC's share of decided datasets {s:.0%})"
+                                    for u, s in shares.items()))
+
+
+@check("zaffalon2012.ncc-ndc-significant-only-u80", inputs={"folds": UCI_FOLDS}, mutate=_ndc_like_ncc_under_u65_f1)
+def ndc_significance(folds: pd.DataFrame) -> Finding:
+    """§9.3: the utilities under which the Wilcoxon test over the datasets is significant in favour of NDC."""
+    table = ex.ncc_vs_ndc(folds, feature_selection=False).set_index("utility")
+    favour_ndc = [u for u in table.index if table.loc[u, "significant"] and table.loc[u, "higher_median"] == "NDC"]
+    return Finding(book=", ".join(favour_ndc) or "none",
+                   detail="Wilcoxon p: " + ", ".join(f"{u} {table.loc[u, 'wilcoxon_p']:.2g} (higher median "
+                                                     f"{table.loc[u, 'higher_median']})" for u in table.index))
+
+
+@check("zaffalon2012.ncc-ndc-determinacy-spread", inputs={"per_dataset": UCI_PER_DATASET},
+       mutate=lambda per_dataset: {"per_dataset": per_dataset.assign(ndc_determinate=per_dataset["ncc_determinate"])})
+def ndc_determinacy_spread(per_dataset: pd.DataFrame) -> Finding:
+    """§9.3 (Fig. 8): NCC's and NDC's determinacies over the datasets are weakly related (|Spearman ρ| < 0.5)."""
+    t = _setting(per_dataset, False)
+    rho = sps.spearmanr(t["ncc_determinate"], t["ndc_determinate"]).statistic
+    return Finding(book=bool(abs(rho) < 0.5), detail=f"Spearman ρ of NCC's and NDC's determinacy over {len(t)} "
+                                                     f"datasets: {rho:.2f}")
+
+
+@check("zaffalon2012.ncc-ndc-features", inputs={"per_dataset": UCI_PER_DATASET, "collection": paper_collection},
+       mutate=lambda per_dataset, collection: {"per_dataset": _swap(per_dataset, "ncc_determinate", "ndc_determinate"),
+                                               "collection": collection})
+def ndc_features(per_dataset: pd.DataFrame, collection: pd.DataFrame) -> Finding:
+    """§9.3: over the datasets, NCC's determinacy falls and NDC's rises with the number of features (Spearman ρ)."""
+    t = _setting(per_dataset, False)
+    features = t["dataset"].map(collection.set_index("name")["n_features"])
+    rho = {m: sps.spearmanr(features, t[f"{m}_determinate"]).statistic for m in ("ncc", "ndc")}
+    return Finding(book=bool(rho["ncc"] < 0 < rho["ndc"]),
+                   detail=f"Spearman ρ of determinacy with the number of features over {len(t)} datasets: "
+                          f"NCC {rho['ncc']:.2f}, NDC {rho['ndc']:.2f}")
+
+
+@check("zaffalon2012.ncc-ndc-improves-u65-to-u80", inputs={"per_dataset": UCI_PER_DATASET},
+       mutate=lambda per_dataset: {"per_dataset": _swap(_swap(per_dataset, "ncc_u65", "ndc_u65"), "ncc_u80", "ndc_u80")})
+def ndc_improvement(per_dataset: pd.DataFrame) -> Finding:
+    """§9.4: NDC gains more than NCC from u65 to u80 (mean over the datasets of u80 − u65, no CFS)."""
+    t = _setting(per_dataset, False)
+    gain = {m: float((t[f"{m}_u80"] - t[f"{m}_u65"]).mean()) for m in ("ncc", "ndc")}
+    return Finding(book=gain["ndc"] > gain["ncc"], detail=f"mean u80 − u65 over {len(t)} datasets: NDC "
+                                                          f"{gain['ndc']:.4f}, NCC {gain['ncc']:.4f}")
+
+
+# ----------------------------------------------------------------------------------------------
+# §9.4: the rejection option
+# ----------------------------------------------------------------------------------------------
+
+@check("zaffalon2012.ncc-rejection-nbc-t-vacuous", inputs={"runs": REJECTION_RUNS},
+       mutate=lambda runs: {"runs": runs.assign(determinacy=runs["determinacy"].where(runs["model"] != "NBC_t", 1.0))})
+def rejection_vacuous(runs: pd.DataFrame) -> Finding:
+    """§9.4: share of test instances on which NBC_t (t = 0.8) abstains at the largest training size."""
+    means = _largest_size(runs)
+    share = 1 - float(means.loc["NBC_t", "determinacy"])
+    return Finding(book=share, detail=f"NBC_t abstains on {share:.2%} of the test instances at "
+                                      f"{runs['size'].max()} training instances")
+
+
+@check("zaffalon2012.ncc-rejection-nbc-t-wins", inputs={"runs": REJECTION_RUNS},
+       mutate=lambda runs: {"runs": runs.assign(model=runs["model"].replace({"NBC_t": "NCC", "NCC": "NBC_t"}))})
+def rejection_nbc_t_wins(runs: pd.DataFrame) -> Finding:
+    """§9.4: at the largest training size NBC_t has the higher u80 than NCC."""
+    means = _largest_size(runs)["u80"]
+    return Finding(book=bool(means["NBC_t"] > means["NCC"]), detail=f"u80: NBC_t {means['NBC_t']:.4f}, "
+                                                                     f"NCC {means['NCC']:.4f}")
+
+
+@check("zaffalon2012.ncc-rejection-ncc-t-matches", inputs={"runs": REJECTION_RUNS},
+       mutate=lambda runs: {"runs": runs.assign(u80=runs["u80"] - 0.1 * (runs["model"] == "NCC_t"))})
+def rejection_ncc_t(runs: pd.DataFrame) -> Finding:
+    """§9.4: NCC with the rejection option (lower posterior ≤ t ⇒ vacuous) scores as NBC_t at the largest size."""
+    means = _largest_size(runs)["u80"]
+    return Finding(book=bool(abs(means["NCC_t"] - means["NBC_t"]) < 1e-9),
+                   detail=f"u80: NCC_t {means['NCC_t']:.4f}, NBC_t {means['NBC_t']:.4f}")
