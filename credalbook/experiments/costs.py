@@ -209,3 +209,66 @@ def optimal_s(frame: pd.DataFrame) -> pd.DataFrame:
     summary = summarise(frame, ["dataset", "r", "variant", "s"])
     best = summary.loc[summary.groupby(["dataset", "r", "variant"], sort=False)["cost"].idxmin()]
     return best[["dataset", "r", "variant", "s", "cost", "set_size"]].reset_index(drop=True)
+
+
+def curve_shapes(frame: pd.DataFrame) -> pd.DataFrame:
+    """Shape of each Fig. 3 curve (cost against s) per dataset, variant and r.
+
+    Columns: ``optimal s`` and ``least cost``; ``interior`` (the least cost lies strictly inside the
+    s grid); ``drop`` (cost at the smallest s minus the least cost); ``largest step down`` and
+    ``largest step up`` between consecutive s (0 when the curve never goes that way).
+    """
+    summary = summarise(frame, ["dataset", "variant", "r", "s"]).sort_values("s")
+    rows = []
+    for (dataset, variant, r), group in summary.groupby(["dataset", "variant", "r"], sort=False):
+        s, cost = group["s"].to_numpy(), group["cost"].to_numpy()
+        steps = np.diff(cost)
+        best = int(np.argmin(cost))
+        rows.append({"dataset": dataset, "variant": variant, "r": r, "optimal s": s[best], "least cost": cost[best],
+                     "interior": 0 < best < len(s) - 1, "drop": cost[0] - cost[best],
+                     "largest step down": float(max(0.0, -steps.min())), "largest step up": float(max(0.0, steps.max()))})
+    return pd.DataFrame(rows).sort_values(["dataset", "variant", "r"]).reset_index(drop=True)
+
+
+def interval_vs_exact(datasets=DATASETS, s_values=(0.5, 1.0, 2.0), repetition: int = 0, fold: int = 0) -> pd.DataFrame:
+    """Footnote 2 of Section VII-B: the NCC's sets from posterior intervals (Eqs. 23-24) against exact credal dominance.
+
+    0/1 costs (the exact NCC's criterion); one fold per dataset. Columns: dataset, s, n_test,
+    mean set sizes of both, ``supersets`` (instances where the interval set contains the exact one)
+    and ``strictly larger`` (instances where it has more classes).
+    """
+    from credalbook.classifiers.ncc import NaiveCredalClassifier
+
+    rows = []
+    for name in datasets:
+        x_train, x_test, y_train, _, _ = fold_data(name, repetition, fold)
+        for s in s_values:
+            approximate = CostSensitiveNCC(s=s).fit(x_train, y_train).predict_set(x_test)
+            exact = NaiveCredalClassifier(s=s).fit(x_train, y_train).predict_set(x_test)
+            rows.append({"dataset": name, "s": s, "n_test": len(x_test),
+                         "set size, intervals (Eqs. 23-24)": approximate.sum(axis=1).mean(),
+                         "set size, exact NCC dominance": exact.sum(axis=1).mean(),
+                         "supersets": int(np.all(approximate >= exact, axis=1).sum()),
+                         "strictly larger": int((approximate.sum(axis=1) > exact.sum(axis=1)).sum())})
+    return pd.DataFrame(rows)
+
+
+def cost_range(datasets=DATASETS, r: float = 0.5) -> pd.DataFrame:
+    """Reference costs of Section VII's setting (ℓ1 costs, Eq. 14 with ``r``) on the whole of each dataset.
+
+    ``largest possible``: the mean over instances of max_ŷ c_ŷ(y), which no predictor can exceed
+    (a p-discounted cost is at most its largest member cost, Property 10); ``vacuous set``: the
+    set of all classes always; ``median class always``: a determinate constant prediction.
+    """
+    rows = []
+    for name in datasets:
+        _, y, k = _load(name)
+        truth = np.asarray(y.codes)
+        cost = ordinal_cost_matrix(k)
+        vacuous = np.ones((len(truth), k), dtype=bool)
+        median = np.zeros((len(truth), k), dtype=bool)
+        median[:, int(np.median(truth))] = True
+        rows.append({"dataset": name, "K": k, "largest possible": float(cost.max(axis=0)[truth].mean()),
+                     "vacuous set": float(set_costs(cost, truth, vacuous, "p_discounted", r=r).mean()),
+                     "median class always": float(set_costs(cost, truth, median, "p_discounted", r=r).mean())})
+    return pd.DataFrame(rows)

@@ -83,15 +83,16 @@ def check_table_iii_full_set() -> dict:
 # --------------------------------------------------------------------------------------------
 # Proposition 1
 # --------------------------------------------------------------------------------------------
-def check_proposition_1(k: int = 3) -> bool:
+def check_proposition_1(k: int = 3, discounted_rule=None) -> bool:
     """E_p[c̄_Y] = (1/|Y|) Σ_{ŷ∈Y} E_p[c_ŷ] for every Y, symbolically, with symbolic costs and p.
 
     Hence E_p[c̄_Y] - min_ŷ E_p[c_ŷ] = (1/|Y|) Σ (E_p[c_ŷ] - min) is a sum of non-negative terms.
+    ``discounted_rule`` (default :func:`symbolic_discounted`) builds the extended matrix checked.
     """
     c = sp.Matrix(k, k, lambda i, j: sp.Symbol(f"c_{i}{j}", nonnegative=True))
     p = sp.symbols(f"p0:{k}", nonnegative=True)
     expected = [sum(p[y] * c[i, y] for y in range(k)) for i in range(k)]
-    discounted = symbolic_discounted(c)
+    discounted = (discounted_rule or symbolic_discounted)(c)
     for row, s in enumerate(_subsets(k)):
         lhs = sum(p[y] * discounted[row, y] for y in range(k))
         if sp.simplify(lhs - sp.Rational(1, len(s)) * sum(expected[i] for i in s)) != 0:
@@ -253,3 +254,58 @@ def derive_table_vii():
     ch, cn = sp.symbols("c_h c_n", nonnegative=True)
     solution = sp.solve([sp.Eq(cn, 3 * ch), sp.Eq((ch + cn) / 2, sp.Rational(1, 2))], [ch, cn], dict=True)[0]
     return solution[ch], solution[cn]
+
+
+# --------------------------------------------------------------------------------------------
+# utility-discounted readings (Sections III-B and VIII) and Section VI's remarks on p <= 0
+# --------------------------------------------------------------------------------------------
+X_UTILITY = sp.Symbol("x", nonnegative=True)
+
+
+def utility_conditions(g) -> dict:
+    """Zaffalon et al.'s conditions on a utility g(x) of x = 1/|Y| (Section III-A), checked exactly.
+
+    g(0) = 0, g(1) = 1, g(x) >= x on [0, 1] and g concave (g'' <= 0 on [0, 1]).
+    """
+    x = X_UTILITY
+    unit = sp.Interval(0, 1)
+    below = sp.solve_univariate_inequality(sp.simplify(g - x) < 0, x, relational=False, domain=unit)
+    convex = sp.solve_univariate_inequality(sp.simplify(sp.diff(g, x, 2)) > 0, x, relational=False, domain=unit)
+    return {"g(0) = 0": sp.simplify(g.subs(x, 0)) == 0, "g(1) = 1": sp.simplify(g.subs(x, 1)) == 1,
+            "g(x) >= x": below.is_empty is True, "concave": convex.is_empty is True}
+
+
+def f_beta_utility(beta=1):
+    """Section III-B: with P = 1/|Y| and R = 1 on a correct set, F_β = (1 + β²) x / (β² x + 1) at x = 1/|Y|."""
+    x, beta = X_UTILITY, sp.nsimplify(beta)
+    precision, recall = x, 1
+    return (1 + beta ** 2) * precision * recall / (beta ** 2 * precision + recall)
+
+
+def zero_one_p_discounted_utility(r):
+    """Eq. (14) on 0/1 costs: a correct set of size n has member costs (0, 1, ..., 1), so its cost is
+    ((n - 1)/n)^(1/(1 - r)) = 1 - g(1/n) with g(x) = 1 - (1 - x)^(1/(1 - r)); a wrong set costs 1."""
+    return 1 - (1 - X_UTILITY) ** (1 / (1 - sp.nsimplify(r)))
+
+
+def check_geometric_mean_limit(a=2, b=8) -> dict:
+    """Eq. (13): the convention c̄^0 = geometric mean is the limit of M_p as p -> 0 (here of a and b)."""
+    p = sp.Symbol("p")
+    limit = sp.limit(power_mean([sp.Integer(a), sp.Integer(b)], p), p, 0)
+    geometric = sp.sqrt(sp.Integer(a) * b)
+    return {"limit": limit, "geometric": geometric, "equal": sp.simplify(limit - geometric) == 0}
+
+
+def translation_comparison(p=-1, epsilons=(sp.Rational(1, 100), 10), cost: sp.Matrix = TABLE_I) -> list[dict]:
+    """Section VI's translation by ε of the costs before a mean of order p: two predictions for truth h.
+
+    The set {h, n} (member costs c_h(h) = 0 and c_n(h) = 4, plus ε) against the singleton {b}
+    (c_b(h) + ε = 1 + ε). Returns, for each ε, both costs and which prediction is cheaper.
+    """
+    rows = []
+    for epsilon in epsilons:
+        shift = sp.nsimplify(epsilon)
+        pair = sp.nsimplify(power_mean([cost[0, 0] + shift, cost[2, 0] + shift], sp.nsimplify(p)))
+        single = cost[1, 0] + shift
+        rows.append({"epsilon": shift, "{h,n}": pair, "{b}": single, "cheaper": "{h,n}" if pair < single else "{b}"})
+    return rows

@@ -1,0 +1,123 @@
+"""Checks of Yang, Destercke & Masson (2017) on small inputs worked out by hand."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import sympy as sp
+
+from credalbook.experiments import costs as experiment
+from credalbook.ledger import yang2017 as entries
+from credalbook.theory import costs as theory
+
+
+def _curve(costs_by_s: list[float], r: float = 0.0, variant: str = "cautious", dataset: str = "ERA",
+           s_values=(0.01, 0.1, 1.0, 10.0)) -> pd.DataFrame:
+    """Per-fold rows of one Fig. 3 curve: one fold of 10 instances, average cost as given."""
+    return pd.DataFrame({"dataset": dataset, "repetition": 0, "fold": 0, "s": list(s_values), "r": r,
+                         "variant": variant, "cost_sum": [10 * c for c in costs_by_s], "size_sum": 10, "n_test": 10})
+
+
+def test_curve_shapes_by_hand():
+    shape = experiment.curve_shapes(_curve([3.0, 1.0, 1.5, 2.0])).iloc[0]
+    assert shape["optimal s"] == 0.1 and shape["interior"]
+    assert shape["drop"] == pytest.approx(2.0)
+    assert shape["largest step down"] == pytest.approx(2.0) and shape["largest step up"] == pytest.approx(0.5)
+    ends = experiment.curve_shapes(_curve([3.0, 2.0, 1.5, 1.0])).iloc[0]
+    assert not ends["interior"] and ends["optimal s"] == 10.0 and ends["largest step up"] == 0.0
+
+
+def test_r0_curve_must_never_fall():
+    rising = entries.fig3_r0_increasing(_curve([1.0, 1.0, 1.2, 2.0]))
+    assert rising.book is True
+    dipping = entries.fig3_r0_increasing(_curve([1.0, 0.999, 1.2, 2.0]))
+    assert dipping.book is False and "0.001" in dipping.detail
+
+
+def test_r1_curve_must_never_rise():
+    falling = entries.fig3_r1_decreasing(_curve([2.0, 1.0, 0.5, 0.0], r=1.0))
+    bump = entries.fig3_r1_decreasing(_curve([2.0, 1.0, 1.1, 0.0], r=1.0))
+    assert falling.book is True and bump.book is False
+
+
+def test_mistake_averse_optimum_at_most_the_cautious_one():
+    def frame(averse_costs):
+        parts = []
+        for dataset in experiment.DATASETS:
+            for r in entries.PAPER_R:
+                parts += [_curve([3.0, 1.0, 2.0, 3.0], r=r, dataset=dataset),        # cautious optimum s = 0.1
+                          _curve(averse_costs, r=r, variant="mistake_averse", dataset=dataset)]
+        return pd.concat(parts, ignore_index=True)
+
+    assert entries.fig3_mistake_averse_smaller_s(frame([1.0, 2.0, 3.0, 4.0])).book is True    # 0.01 < 0.1
+    assert entries.fig3_mistake_averse_smaller_s(frame([3.0, 1.0, 2.0, 3.0])).book is False   # equal everywhere
+    assert entries.fig3_mistake_averse_smaller_s(frame([3.0, 2.0, 1.0, 3.0])).book is False   # 1.0 > 0.1
+
+
+def _table12_rows(costs: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"dataset": d, "repetition": 0, "fold": 0, "method": m, "cost_sum": 10 * c, "size_sum": 10,
+                          "n_test": 10} for (d, m), c in costs.items()])
+
+
+def test_trees_must_beat_the_ncc_on_every_dataset():
+    wins = {(d, m): c for d in experiment.DATASETS for m, c in (("NCC", 1.0), ("2Tr", 0.8), ("Fo", 0.9))}
+    loss = {**wins, ("LEV", "Fo"): 1.01}
+    assert entries.trees_outperform_ncc(_table12_rows(wins), _table12_rows(loss)).book is True
+    finding = entries.trees_outperform_ncc(_table12_rows(loss), _table12_rows(wins))
+    assert finding.book is False and "LEV: NCC 1.000, 2Tr 0.800, Fo 1.010" in finding.detail
+
+
+def test_largest_average_cost_on_lev_by_hand():
+    # LEV's classes 0..4 have 93, 280, 403, 197, 27 instances; the largest l1 cost of class y is max(y, 4 - y)
+    by_hand = (93 * 4 + 280 * 3 + 403 * 2 + 197 * 3 + 27 * 4) / 1000
+    ranges = experiment.cost_range(("LEV",)).set_index("dataset")
+    assert by_hand == 2.717 and ranges.loc["LEV", "largest possible"] == pytest.approx(by_hand)
+    assert ranges.loc["LEV", "vacuous set"] < ranges.loc["LEV", "largest possible"]
+
+
+def test_a_printed_cost_above_the_largest_possible_is_an_erratum():
+    ranges = pd.DataFrame({"dataset": ["LEV"], "largest possible": [2.717], "vacuous set": [1.06]})
+    assert entries.table12_lev_ncc_bound(3.43, ranges).verdict == "erratum"
+    assert entries.table12_lev_ncc_bound(2.5, ranges).verdict == "not checkable"
+
+
+def test_printed_property_2_on_a_two_class_matrix():
+    subsets = [(0,), (1,), (0, 1)]
+    # discounted costs of {0, 1}: ((0 + 4)/2, (2 + 0)/2) = (2, 1)
+    below = np.array([[0, 2], [4, 0], [0.5, 0.5]], dtype=float)
+    assert entries.property2_sign((subsets, below)).verdict == "erratum"          # (0.5, 0.5) <= (2, 1)
+    above = np.array([[0, 2], [4, 0], [3.0, 0.5]], dtype=float)
+    assert entries.property2_sign((subsets, above)).verdict == "reproduced"       # 3 > 2: not element-wise <=
+
+
+def test_properties_text():
+    holds = {n: n in (2, 3, 8) for n in range(1, 11)}
+    assert entries._properties_text(holds, (2, 3, 8)) == "holds: 2, 3, 8"
+    assert entries._properties_text(holds, (4, 8), (10,)) == "holds: 8; fails: 4, 10"
+
+
+def test_translation_by_epsilon_flips_a_comparison_for_p_minus_1():
+    rows = theory.translation_comparison(-1)
+    # M_-1(1/100, 401/100) = 2 / (100 + 100/401) = 401/20100; M_-1(10, 14) = 2 / (1/10 + 1/14) = 35/3
+    assert rows[0]["{h,n}"] == sp.Rational(401, 20100) and rows[0]["cheaper"] == "{h,n}"
+    assert rows[1]["{h,n}"] == sp.Rational(35, 3) and rows[1]["{b}"] == 11 and rows[1]["cheaper"] == "{b}"
+    assert entries.translation_comparison(-1).verdict == "erratum"
+    assert entries.translation_comparison(1).book is True
+
+
+def test_utilities_by_hand():
+    x = theory.X_UTILITY
+    assert sp.simplify(theory.f_beta_utility(1) - 2 * x / (x + 1)) == 0
+    assert theory.zero_one_p_discounted_utility(0.5).subs(x, sp.Rational(1, 2)) == sp.Rational(3, 4)
+    assert all(theory.utility_conditions(2 * x - x ** 2).values())
+    conditions = theory.utility_conditions(x ** 2)
+    assert not conditions["g(x) >= x"] and not conditions["concave"]
+
+
+def test_section_keeps_the_named_entries():
+    rows = pd.DataFrame({"id": ["yang2017.example4-prediction", "yang2017.fig3-r-orders", "yang2017_table3[subset=h; h]"],
+                         "chapter": "chapters/costs/tables", "entry": ["claim", "claim", "table"],
+                         "statement": ["a", "b", "c"], "section": "§", "published": "1", "book": "1",
+                         "verdict": "reproduced"})
+    text = entries.section(rows, "chapters/costs/tables", "yang2017.example4", "yang2017_table3")
+    assert "| a |" in text and "| b |" not in text and "`yang2017_table3`" in text
