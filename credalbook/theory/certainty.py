@@ -1,12 +1,18 @@
 """Derivations for the certainty ratio (Aguilar-Ruiz 2025, ref 003 of the book), with checks.
 
-- :func:`worked_example`: Examples 4-13 in exact rational arithmetic, beside the printed numbers;
+- :func:`worked_example`: Examples 4-13 in exact rational arithmetic, beside the printed numbers
+  (:data:`PRINTED_MATRICES`: the matrices of Examples 3-8 as printed; :func:`eq9_as_printed`: Eq. 9's
+  maximum over the instances);
 - :func:`row_sum_derivation`: rows of CM* = T^T Q sum to the class counts, for general n, k;
 - :func:`accuracy_decomposition_derivation`: Acc* = lambda_S Acc*_S + lambda_U Acc*_U (Eqs. 15-19);
 - :func:`certainty_ratio_bounds`: 0 <= C <= 1 for measures psi >= 0 (Eq. 21), and why MCC escapes it;
 - :func:`divergence_maximum`: the largest value of d(CM, CM*) (Eq. 20) is sqrt(1 - 1/k), not 1;
 - :func:`check_identities_exhaustively`: the identities on fully symbolic Q for every labelling
-  and every choice of decisive entries, for small n and k.
+  and every choice of decisive entries, for small n and k;
+- counterexamples to statements of Sections 5-6: :func:`mcc_counterexample` (C > 1),
+  :func:`zero_divergence_counterexample` (d = 0 with uncertain predictions),
+  :func:`always_right_counterexample` (C = 1 without confidence), :func:`constant_guess_counterexample`
+  (C = 1 for a guess), :func:`lowered_true_class` (a lower true-class probability raises C).
 """
 from __future__ import annotations
 
@@ -48,21 +54,51 @@ def _one_hot(labels, k: int) -> sp.Matrix:
     return sp.Matrix([[1 if label == j else 0 for j in range(k)] for label in labels])
 
 
-def example_matrices() -> dict[str, sp.Matrix]:
-    """T, Q, P, CM, CM*, Q+, Q-, S, U of the worked example, exact (Examples 2-8)."""
-    k = EXAMPLE_Q.shape[1]
-    t = _one_hot(EXAMPLE_LABELS, k)
-    predicted = [max(range(k), key=lambda j, r=r: (EXAMPLE_Q[r, j], -j)) for r in range(EXAMPLE_Q.shape[0])]
+# The matrices as printed in Examples 3-8 (rows: instances or true classes; columns: classes A, B, C).
+PRINTED_MATRICES = {
+    "P": sp.Matrix([[1, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0]]),
+    "CM": sp.Matrix([[3, 0, 0], [1, 1, 0], [0, 1, 0]]),
+    "CM*": sp.Matrix([[23, 2, 5], [5, 11, 4], [0, 9, 1]]) / 10,
+    "Q+": sp.Matrix([[9, 0, 0], [8, 0, 0], [6, 0, 0], [4, 0, 0], [0, 8, 0], [0, 9, 0]]) / 10,
+    "Q-": sp.Matrix([[0, 1, 0], [0, 0, 2], [0, 1, 3], [0, 3, 3], [1, 0, 1], [0, 0, 1]]) / 10,
+    "S": sp.Matrix([[23, 0, 0], [4, 8, 0], [0, 9, 0]]) / 10,
+    "U": sp.Matrix([[0, 2, 5], [1, 3, 4], [0, 0, 1]]) / 10,
+}
+
+
+def example_matrices(q: sp.Matrix | None = None, labels=EXAMPLE_LABELS) -> dict[str, sp.Matrix]:
+    """T, Q, P, CM, CM*, Q+, Q-, S, U of the worked example (Examples 2-8), exact.
+
+    ``q`` (rows summing to one) and ``labels`` replace Example 5's probabilities and Example 2's
+    labels; the predicted class is each row's first maximum.
+    """
+    q = EXAMPLE_Q if q is None else sp.Matrix(q)
+    k = q.shape[1]
+    t = _one_hot(labels, k)
+    predicted = [max(range(k), key=lambda j, r=r: (q[r, j], -j)) for r in range(q.shape[0])]
     p = _one_hot(predicted, k)
-    plus = EXAMPLE_Q.multiply_elementwise(p)
-    minus = EXAMPLE_Q - plus
-    return {"T": t, "Q": EXAMPLE_Q, "P": p, "CM": t.T * p, "CM*": t.T * EXAMPLE_Q, "Q+": plus, "Q-": minus,
+    plus = q.multiply_elementwise(p)
+    minus = q - plus
+    return {"T": t, "Q": q, "P": p, "CM": t.T * p, "CM*": t.T * q, "Q+": plus, "Q-": minus,
             "S": t.T * plus, "U": t.T * minus}
 
 
-def worked_example() -> pd.DataFrame:
-    """Examples 4-13 exactly: quantity, exact value (sympy), float, printed value, agrees at the printed decimals."""
-    m = example_matrices()
+def eq9_as_printed(q: sp.Matrix | None = None) -> sp.Matrix:
+    """Q+ by Eq. (9) as printed: q_ij kept where q_ij = max_i q_ij, the maximum over the instances (a column).
+
+    The text and Example 7 keep each row's maximum instead (:func:`example_matrices`).
+    """
+    q = EXAMPLE_Q if q is None else sp.Matrix(q)
+    column_max = [max(q[:, j]) for j in range(q.shape[1])]
+    return sp.Matrix(q.shape[0], q.shape[1], lambda i, j: q[i, j] if q[i, j] == column_max[j] else 0)
+
+
+def worked_example(matrices: dict[str, sp.Matrix] | None = None) -> pd.DataFrame:
+    """Examples 4-13 exactly: quantity, exact value (sympy), float, printed value, agrees at the printed decimals.
+
+    ``matrices`` (from :func:`example_matrices`) replaces the paper's example.
+    """
+    m = example_matrices() if matrices is None else matrices
     n = m["T"].shape[0]
     total = lambda a: sum(a)  # noqa: E731 - sum of all entries
     acc_s = m["S"].trace() / total(m["S"])
@@ -108,9 +144,12 @@ def row_sum_derivation() -> dict[str, sp.Expr]:
     return {"row_sum": row_sum, "factored": factored, "result": result}
 
 
-def check_row_sum_derivation() -> bool:
-    """Exchanging the sums, factoring T_ic out and using sum_j Q_ij = 1 ends at the class count sum_i T_ic."""
-    steps = row_sum_derivation()
+def check_row_sum_derivation(steps: dict[str, sp.Expr] | None = None) -> bool:
+    """Exchanging the sums, factoring T_ic out and using sum_j Q_ij = 1 ends at the class count sum_i T_ic.
+
+    ``steps`` (default :func:`row_sum_derivation`) are the derivation's expressions.
+    """
+    steps = row_sum_derivation() if steps is None else steps
     exchanged = steps["row_sum"].reorder((0, 1))
     inner = sp.Sum(T_BASE[I, C] * Q_BASE[I, J], (J, 1, K))
     return bool(exchanged == sp.Sum(T_BASE[I, C] * Q_BASE[I, J], (J, 1, K), (I, 1, N))
@@ -130,8 +169,9 @@ def accuracy_decomposition_derivation() -> dict[str, sp.Expr]:
     return {"weighted": weighted, "simplified": sp.simplify(weighted), "acc_star": (t_s + t_u) / n}
 
 
-def check_accuracy_decomposition() -> bool:
-    d = accuracy_decomposition_derivation()
+def check_accuracy_decomposition(derivation: dict[str, sp.Expr] | None = None) -> bool:
+    """The weighted sum of :func:`accuracy_decomposition_derivation` (or of ``derivation``) simplifies to Acc*."""
+    d = accuracy_decomposition_derivation() if derivation is None else derivation
     return sp.simplify(d["weighted"] - d["acc_star"]) == 0
 
 
@@ -240,6 +280,66 @@ def numerical_divergence_search(n_classes: int, *, starts: int = 200, seed: int 
         if result.success:
             best = max(best, float(np.sqrt(-result.fun)))
     return best
+
+
+def always_right_counterexample() -> dict:
+    """Four instances, every one predicted right with probability 0.6: C = 1 although no prediction is confident.
+
+    Every row's leftover probability lies off the diagonal, so trace(U) = 0, Acc*_U = 0 and
+    C = 1 (Section 6 reads C = 1 as "complete confidence in the classifier's decisions").
+    """
+    from credalbook import certainty as cr
+
+    y = np.array([0, 0, 1, 1])
+    q = np.array([[0.6, 0.4], [0.6, 0.4], [0.4, 0.6], [0.4, 0.6]])
+    return {"y": y, "proba": q, "certainty_ratio": cr.certainty_ratio(y, q),
+            "mean_top_probability": float(np.mean(q.max(axis=1)))}
+
+
+def constant_guess_counterexample(n: int = 100, majority: float = 0.9) -> dict:
+    """Always the majority class with probability one on a test set with a ``majority`` share: C = 1.
+
+    The "classifier" performs well by chance (its accuracy is the majority share) and gets the
+    largest certainty ratio: U = 0, so psi(U) = 0 (Section 6 says C penalizes such classifiers).
+    """
+    from credalbook import certainty as cr
+
+    check_scalar(n, "n", low=2, integer=True)
+    check_scalar(majority, "majority", low=0.5, high=1.0, high_inclusive=False)
+    y = (np.arange(n) >= round(majority * n)).astype(int)
+    q = np.tile([1.0, 0.0], (n, 1))
+    return {"y": y, "proba": q, "accuracy": cr.accuracy_of(cr.confusion_matrix(y, q)),
+            "certainty_ratio": cr.certainty_ratio(y, q)}
+
+
+def lowered_true_class(y_true, proba, amount: float = 0.1) -> pd.DataFrame:
+    """C before and after lowering one row's true-class probability by ``amount``, row by row, decisions kept.
+
+    A misclassified row gives the amount to its predicted class; a correct row to its largest
+    other class (rows where that would change the decision are skipped). Section 6 says low
+    probabilities on the correct class lead to a lower C. Columns: row, correct, before, after.
+    """
+    from credalbook import certainty as cr
+
+    y = np.asarray(y_true)
+    q = np.asarray(proba, dtype=float)
+    check_scalar(amount, "amount", low=0.0, low_inclusive=False, high=1.0)
+    before = cr.certainty_ratio(y, q)
+    predicted = np.argmax(q, axis=1)
+    rows = []
+    for r in range(q.shape[0]):
+        true, decided = y[r], predicted[r]
+        others = [j for j in range(q.shape[1]) if j != true]
+        receiver = decided if decided != true else max(others, key=lambda j: q[r, j])
+        shift = min(amount, q[r, true])
+        lowered = q.copy()
+        lowered[r, true] -= shift
+        lowered[r, receiver] += shift
+        if shift == 0 or np.argmax(lowered[r]) != decided:
+            continue
+        rows.append({"row": r, "correct": bool(decided == true), "before": before,
+                     "after": cr.certainty_ratio(y, lowered)})
+    return pd.DataFrame(rows, columns=["row", "correct", "before", "after"])
 
 
 def zero_divergence_counterexample() -> dict:
