@@ -50,6 +50,7 @@ from credalbook.experiments.registry import register
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
 GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
+BASELINES = ("Prior", "Random")
 PROFILES = {"full": {"splits": 10}, "ci": {"splits": 1}}
 CI_DATASETS = ("credit-a", "heart-statlog", "vote")
 
@@ -388,20 +389,51 @@ def by_model(frame: pd.DataFrame, gamma=np.inf) -> pd.DataFrame:
     return _summary(frame[frame["gamma"] == gamma], "model")
 
 
-def by_dataset(frame: pd.DataFrame, gamma=np.inf, exclude=("Prior", "Random")) -> pd.DataFrame:
+def by_dataset(frame: pd.DataFrame, gamma=np.inf, exclude=BASELINES) -> pd.DataFrame:
     """Table 8: means over model types (baselines excluded) and splits per dataset, sorted by
     test-optimal loss."""
     part = frame[(frame["gamma"] == gamma) & ~frame["model"].isin(exclude)]
     return _summary(part, "dataset").sort_values("test-optimal").reset_index(drop=True)
 
 
+def by_model_and_gamma(frame: pd.DataFrame, exclude=BASELINES) -> pd.DataFrame:
+    """Fig. 5: mean expected loss of every method per model type (rows) and certainty γ (columns
+    level ``gamma``), over datasets and splits, baselines excluded."""
+    part = frame[~frame["model"].isin(exclude)]
+    return part.groupby(["model", "gamma"])[list(METHODS)].mean()
+
+
+def split_tolerance(frame: pd.DataFrame, key: str, exclude=(), gamma=np.inf) -> pd.Series:
+    """Per measure of Tables 7 and 8, the difference two independent sets of random splits would
+    make: 2√2 times the largest (over the table's rows) standard error of a cell's mean due to the
+    split, the split-to-split variance within each dataset (and model type) divided by the number
+    of splits it is averaged over."""
+    part = _pairwise(frame[(frame["gamma"] == gamma) & ~frame["model"].isin(exclude)])
+    measures = ["AUC", "BS", "CL", "RL", *METHODS, "sc_vs_tr", "rd_vs_tr"]
+    inner = "dataset" if key == "model" else "model"
+    cells = part.groupby([key, inner, "split"])[measures].mean()
+    per_split = cells.groupby([key, "split"]).mean() if key == "dataset" else cells
+    groups = [key] if key == "dataset" else [key, inner]
+    variance = per_split.groupby(groups).var(ddof=1)
+    if key == "model":
+        n_inner = part.groupby(key)[inner].nunique()
+        splits = part["split"].nunique()
+        error = np.sqrt(variance.groupby(key).sum().div(n_inner ** 2, axis=0) / splits)
+    else:
+        error = np.sqrt(variance / part["split"].nunique())
+    return 2 * np.sqrt(2) * error.max()
+
+
+def _pairwise(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with sc_vs_tr and rd_vs_tr per run: 1 where score-/rate-driven is better than or
+    equal to train-optimal (to 1e-12), else 0."""
+    return frame.assign(sc_vs_tr=(frame["score-driven"] <= frame["train-optimal"] + 1e-12).astype(float),
+                        rd_vs_tr=(frame["rate-driven"] <= frame["train-optimal"] + 1e-12).astype(float))
+
+
 def _summary(frame: pd.DataFrame, key: str) -> pd.DataFrame:
-    cols = ["AUC", "BS", "CL", "RL", *METHODS]
-    table = frame.groupby(key, sort=True)[cols].mean()
-    eps = 1e-12
-    table["sc_vs_tr"] = (frame["score-driven"] <= frame["train-optimal"] + eps).groupby(frame[key]).mean()
-    table["rd_vs_tr"] = (frame["rate-driven"] <= frame["train-optimal"] + eps).groupby(frame[key]).mean()
-    return table.reset_index()
+    cols = ["AUC", "BS", "CL", "RL", *METHODS, "sc_vs_tr", "rd_vs_tr"]
+    return _pairwise(frame).groupby(key, sort=True)[cols].mean().reset_index()
 
 
 # ---------------------------------------------------------------------------------------- figures

@@ -23,21 +23,30 @@ def beta_parameters():
     return c * gamma + 1, (1 - c) * gamma + 1
 
 
-def check_beta_parametrisation() -> dict:
-    """Mode (α−1)/(α+β−2) = c, certainty α+β−2 = γ, γ = 0 gives the uniform density,
-    γ → ∞ gives mean → c and variance → 0 (the Dirac delta of complete certainty)."""
+def beta_parametrisation_pairs() -> dict:
+    """(derived, stated) pairs of the Beta model (Sect. 5): mode (α−1)/(α+β−2) = c, certainty
+    α+β−2 = γ, γ = 0 gives the uniform density, γ → ∞ gives mean → c and variance → 0 (the Dirac
+    delta of complete certainty)."""
     a, b = beta_parameters()
     x = sp.Symbol("x", positive=True)
     density0 = (x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b)).subs(gamma, 0)
     mean = a / (a + b)
     variance = a * b / ((a + b) ** 2 * (a + b + 1))
-    return {
-        "mode is c": sp.simplify((a - 1) / (a + b - 2) - c) == 0,
-        "certainty is gamma": sp.simplify(a + b - 2 - gamma) == 0,
-        "gamma=0 is uniform": sp.simplify(sp.gammasimp(density0)) == 1,
-        "mean -> c": sp.limit(mean, gamma, sp.oo) == c,
-        "variance -> 0": sp.limit(variance, gamma, sp.oo) == 0,
-    }
+    return {"mode is c": ((a - 1) / (a + b - 2), c),
+            "certainty is gamma": (a + b - 2, gamma),
+            "gamma=0 is uniform": (sp.gammasimp(density0), sp.Integer(1)),
+            "mean -> c": (sp.limit(mean, gamma, sp.oo), c),
+            "variance -> 0": (sp.limit(variance, gamma, sp.oo), sp.Integer(0))}
+
+
+def agree(derived, stated) -> bool:
+    """True when a derived expression equals the stated one (sympy simplification of the difference)."""
+    difference = sp.expand(derived - stated)
+    return difference == 0 or sp.simplify(difference) == 0
+
+
+def check_beta_parametrisation() -> dict:
+    return {label: agree(*pair) for label, pair in beta_parametrisation_pairs().items()}
 
 
 # -------------------------------------------------------------------------- Lemma 1, Theorem 1
@@ -50,21 +59,25 @@ def _segments(m: int):
     return ks, ls, (sp.Integer(0), *inner, sp.Integer(1))
 
 
-def lemma1_check(m: int = 3, certainty: int = 4) -> bool:
+def lemma1_sides(m: int = 3, certainty: int = 4) -> dict:
     """Lemma 1 on a Beta density with integer shape parameters (γ = ``certainty``, c ∈ {1/4, 1/2}):
-    ∫ Q(T(ĉ); c) v(ĉ|c) dĉ, integrated segment by segment over symbolic breakpoints c_1 < ... and
-    symbolic cost lines, equals Σ_i [V(c_{i+1}|c) − V(c_i|c)] h_i(c)."""
+    per c, the pair (∫ Q(T(ĉ); c) v(ĉ|c) dĉ integrated segment by segment over symbolic breakpoints
+    c_1 < ... and symbolic cost lines, Σ_i [V(c_{i+1}|c) − V(c_i|c)] h_i(c))."""
     ks, ls, cs = _segments(m)
     a, b = beta_parameters()
-    results = []
+    sides = {}
     for c_val in (sp.Rational(1, 4), sp.Rational(1, 2)):
         alpha, beta_ = a.subs({gamma: certainty, c: c_val}), b.subs({gamma: certainty, c: c_val})
         dens = chat ** (alpha - 1) * (1 - chat) ** (beta_ - 1) / sp.beta(alpha, beta_)
         V = sp.Lambda(chat, sp.integrate(dens, (chat, 0, chat)))
         direct = sum(sp.integrate((ks[i] * c_val + ls[i]) * dens, (chat, cs[i], cs[i + 1])) for i in range(m))
         lemma = sum((V(cs[i + 1]) - V(cs[i])) * (ks[i] * c_val + ls[i]) for i in range(m))
-        results.append(sp.expand(direct - lemma) == 0)
-    return all(results)
+        sides[f"c = {c_val}"] = (direct, lemma)
+    return sides
+
+
+def lemma1_check(m: int = 3, certainty: int = 4) -> bool:
+    return all(sp.expand(direct - lemma) == 0 for direct, lemma in lemma1_sides(m, certainty).values())
 
 
 def theorem1_contribution(i_lower, i_upper, k_i, l_i, V):
@@ -223,15 +236,26 @@ def theorem6_7(m: int = 3):
             "crossings are s*": [sp.expand(breaks[i + 1] - p[i]) == 0 for i in range(m)]}
 
 
-def check_theorem6_7(m: int = 3) -> dict:
+def optimal_pairs(m: int = 3) -> dict:
+    """(derived, stated) pairs of Theorems 6 and 7 and Table 4's optimal row on a hull of m segments:
+    the hull crossings are the calibrated scores s*, K^o_{γ=0} is flat and equals 2 π0 s̄*_0, the
+    certain loss is RL(Cal(m)) and the γ = 0 loss is twice it."""
+    w, p, a, b, lines, breaks = optimal_hull_model(m)
     r = theorem6_7(m)
-    K0 = r["K0"]
-    zero = lambda e: sp.expand(e) == 0  # noqa: E731 (all expressions are polynomials)
-    return {"crossings are calibrated scores": all(r["crossings are s*"]),
-            "Theorem 6: K0 constant": zero(sp.diff(K0, c)),
-            "Theorem 6: K0 = 2 pi0 s0*": zero(K0 - r["2 pi0 s0*"]),
-            "Table 4: L_delta = RL(Cal)": zero(r["L_certain"] - r["RL(Cal)"]),
-            "Theorem 7: L0 = 2 L_delta": zero(sp.integrate(K0, (c, 0, 1)) - 2 * r["L_certain"])}
+    pairs = {f"crossing {i + 1} is s*_{i + 1}": (breaks[i + 1], p[i]) for i in range(m)}
+    pairs.update({"Theorem 6: K0 constant": (sp.diff(r["K0"], c), sp.Integer(0)),
+                  "Theorem 6: K0 = 2 pi0 s0*": (r["K0"], r["2 pi0 s0*"]),
+                  "Table 4: L_delta = RL(Cal)": (r["L_certain"], r["RL(Cal)"]),
+                  "Theorem 7: L0 = 2 L_delta": (sp.integrate(r["K0"], (c, 0, 1)), 2 * r["L_certain"])})
+    return pairs
+
+
+def check_theorem6_7(m: int = 3) -> dict:
+    pairs = optimal_pairs(m)
+    crossings = [label for label in pairs if label.startswith("crossing")]
+    result = {"crossings are calibrated scores": all(agree(*pairs[label]) for label in crossings)}
+    result.update({label: agree(*pair) for label, pair in pairs.items() if label not in crossings})
+    return result
 
 
 # -------------------------------------------------------------------------- Tables 3 and 4
@@ -314,6 +338,54 @@ def check_baselines() -> dict:
             and sp.simplify(p["crossing loss"] - 2 * pi0 * pi1) == 0,
             "gamma=0 line runs (0, pi1) -> (1, pi0)": sp.simplify(p["rate-driven K0(0)"] - pi1) == 0
             and sp.simplify(p["rate-driven K0(1)"] - pi0) == 0}
+
+
+# -------------------------------------------------------------------------- statements of Sects. 4 and 5
+
+def cost_line_pairs() -> dict:
+    """Eq. 3 with E[b] = 2 for a fixed threshold (F0, F1 its class-wise rates): at c = 1/2 the loss is
+    the error rate π0 (1 − F0) + π1 F1, and the cost line runs from 2 π1 F1 at c = 0 to 2 π0 (1 − F0)
+    at c = 1 (Sect. 4)."""
+    F0, F1 = sp.symbols("F_0 F_1", nonnegative=True)
+    Q = 2 * (c * pi0 * (1 - F0) + (1 - c) * pi1 * F1)
+    return {"c = 1/2: error rate": (Q.subs(c, sp.Rational(1, 2)), pi0 * (1 - F0) + pi1 * F1),
+            "Q(t; 0)": (Q.subs(c, 0), 2 * pi1 * F1), "Q(t; 1)": (Q.subs(c, 1), 2 * pi0 * (1 - F0))}
+
+
+def calibrated_score_driven_pair(m: int = 3):
+    """(π0 s̄0, π1 (1 − s̄1)) for perfectly calibrated scores (a hull segment of weight w_i scored
+    with its class-1 frequency p_i): equal, so Theorem 4's γ = 0 line is horizontal (Sect. 5.2.1)."""
+    w, p, a, b, _, _ = optimal_hull_model(m)
+    return sum(a[i] * p[i] for i in range(m)), sum(b[i] * (1 - p[i]) for i in range(m))
+
+
+def theorem5_endpoint_pairs() -> dict:
+    """Theorem 5's line at c = 1 written as 2 π0 π1 (1 − AUC) + π0², and its slope at π0 = 1/2 (zero:
+    horizontal for balanced classes)."""
+    derived, _ = theorem5()
+    return {"K(1)": (derived.subs(c, 1), 2 * pi0 * pi1 * (1 - AUC) + pi0 ** 2),
+            "balanced slope": (sp.diff(derived, c).subs(pi0, sp.Rational(1, 2)), sp.Integer(0))}
+
+
+def rate_driven_uncertainty_cost():
+    """(L^rd_{γ=0} − L^rd_δ, 1/6): the additive cost of complete uncertainty for rate-driven thresholds."""
+    uncertain, _ = corollary2()
+    certain, _ = rate_driven_certain_loss()
+    return sp.simplify(uncertain - certain), sp.Rational(1, 6)
+
+
+def worst_optimal_loss():
+    """The largest test-optimal loss under certainty: a classifier no better than the default lines has
+    loss π0 π1 (Table 4 with s* = π1), largest at π0 = 1/2, where it is 1/4 (Sect. 6.2)."""
+    default = pi0 * pi1
+    best_pi0 = sp.solve(sp.diff(default, pi0), pi0)[0]
+    return default.subs(pi0, best_pi0)
+
+
+def random_model_mae(s0_mean=sp.Rational(1, 2), s1_mean=sp.Rational(1, 2)):
+    """MAE = π0 s̄0 + π1 (1 − s̄1) (Corollary 1) of a model with class-wise mean scores s̄0, s̄1:
+    1/2 for uniform random scores, 2 π0 π1 for the prior model (s̄0 = s̄1 = π1)."""
+    return sp.simplify(pi0 * s0_mean + pi1 * (1 - s1_mean))
 
 
 # -------------------------------------------------------------------------- errata

@@ -1,0 +1,138 @@
+"""Checks of Ferri, Hernández-Orallo & Flach (2019) on small hand-made inputs, values worked out by hand."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import sympy as sp
+
+from credalbook.experiments import thresholds as th
+from credalbook.ledger import core
+from credalbook.ledger import ferri2019 as f
+from credalbook.theory import costspace as theory
+
+
+def _runs(rows: list[dict]) -> pd.DataFrame:
+    """A stored-results frame from (dataset, split, model, gamma, losses...) rows."""
+    return pd.DataFrame(rows)
+
+
+class TestSpamExample:
+    def test_cost_proportions_and_ratio(self):
+        example = f.spam_example()
+        assert f.spam_cost_ratio(example).book == pytest.approx(7.0)  # 0.28 / 0.04
+        assert f.cost_proportion(example["assumed"]) == pytest.approx(0.875)  # 0.28 / 0.32
+        assert f.cost_proportion(example["true"]) == pytest.approx(0.75)  # 0.21 / 0.28
+
+    def test_decisions(self):
+        example = f.spam_example()
+        assumed = core.CHECKS["ferri2019.spam-assumed-decision"].function(example)
+        true = core.CHECKS["ferri2019.spam-true-decision"].function(example)
+        # assumed: spam costs 0.2 * 0.28 = 0.056 > ham 0.8 * 0.04 = 0.032 -> ham, as printed
+        assert (assumed.book, assumed.verdict) == ("ham", None)
+        # true: spam costs 0.2 * 0.21 = 0.042 < ham 0.8 * 0.07 = 0.056 -> spam, the paper prints ham
+        assert (true.book, true.verdict) == ("spam", "erratum")
+        # score 0.5 under the true costs: spam 0.105 > ham 0.035 -> ham
+        assert core.CHECKS["ferri2019.spam-true-decision"].function({**example, "score": 0.5}).book == "ham"
+
+
+class TestFormula:
+    def test_agreeing_and_disagreeing_pairs(self):
+        decide = core.CHECKS["ferri2019.theorem2"].function
+        x = sp.Symbol("x")
+        assert decide({"p": ((x + 1) ** 2, x ** 2 + 2 * x + 1)}).verdict == "reproduced"
+        assert decide({"p": ((x + 1) ** 2, x ** 2 + 1)}).verdict == "erratum"
+
+    def test_the_baseline_line_errata_flip_when_the_classes_are_swapped(self):
+        pairs = f._baseline_uncertain_line()
+        check = core.CHECKS["ferri2019.baseline-uncertain-line"]
+        assert check.function(pairs).verdict == "erratum"
+        assert check.function(**check.mutate(pairs)).verdict == "reproduced"
+
+    def test_theory_additions(self):
+        assert theory.worst_optimal_loss() == sp.Rational(1, 4)
+        assert theory.random_model_mae() == sp.Rational(1, 2)
+        assert theory.agree(theory.random_model_mae(theory.pi1, theory.pi1), 2 * theory.pi0 * theory.pi1)
+        assert theory.agree(*theory.calibrated_score_driven_pair())
+        assert all(theory.agree(*pair) for pair in theory.cost_line_pairs().values())
+        assert theory.rate_driven_uncertainty_cost() == (sp.Rational(1, 6), sp.Rational(1, 6))
+
+
+def test_definition7_trapezoid_on_two_instances():
+    # y = (0, 1), s = (0.3, 0.7): lines h0 = c, h1 = 0, h2 = 1 - c; score-driven uses them on
+    # [0, .3], [.3, .7], [.7, 1]. Inner segments: exact areas 0.045 and 0; the printed heights
+    # give 0.3 (h0(0) + h1(.3))/2 = 0 and 0.4 (h1(.3) + h2(.7))/2 = 0.06: total gap 0.105.
+    sample = {"y": np.array([0, 1]), "s": np.array([0.3, 0.7]), "method": "score-driven"}
+    finding = f.definition7_trapezoid(sample)
+    assert finding.book == pytest.approx(0.105) and finding.verdict == "erratum"
+    assert f.definition7_trapezoid({**sample, "method": "test-optimal"}).verdict == "reproduced"
+
+
+def test_rate_driven_worst_share():
+    rows = [{"model": "NB", "gamma": np.inf, "train-optimal": t, "score-driven": s, "rate-driven": r}
+            for t, s, r in [(0.1, 0.2, 0.3), (0.1, 0.2, 0.15), (0.3, 0.2, 0.3), (0.1, 0.1, 0.4)]]
+    rows.append({"model": "Prior", "gamma": np.inf, "train-optimal": 0.1, "score-driven": 0.1, "rate-driven": 0.0})
+    # rate-driven is the largest (ties included) in runs 1, 3 and 4 of the four non-baseline runs
+    assert f.rate_driven_worst(_runs(rows)).book == pytest.approx(0.75)
+
+
+def test_test_optimal_doubles_reports_the_ratio_farthest_from_two():
+    rows = []
+    for model, certain, uncertain in [("A", 0.1, 0.2), ("B", 0.2, 0.5), ("C", 0.0, 0.0)]:
+        for gamma, loss in ((np.inf, certain), (0.0, uncertain)):
+            rows.append({"dataset": "d", "split": 1, "model": model, "gamma": gamma, "test-optimal": loss})
+    assert f.test_optimal_doubles(_runs(rows)).book == pytest.approx(2.5)  # C (zero loss) is left out
+
+
+def test_uncertainty_factor_two():
+    rows = [{"gamma": np.inf, "BS": 0.1, "MAE": 0.3}, {"gamma": np.inf, "BS": 0.2, "MAE": 0.3}]
+    finding = f.uncertainty_factor_two(_runs(rows))
+    assert finding.book == pytest.approx(3.0) and finding.verdict == "erratum"
+    capped = f.uncertainty_factor_two(_runs([{"gamma": np.inf, "BS": 0.1, "MAE": 0.2}]))
+    assert capped.book == pytest.approx(2.0) and capped.verdict is None
+
+
+def test_printed_table_checks():
+    table8 = pd.DataFrame({"dataset": ["a", "b", "c"], "test-optimal": [0.1, 0.146, 0.145], "AUC": [0.999, 0.9, 0.8]})
+    assert f.table8_sorted(table8).verdict == "erratum"
+    assert f.table8_sorted(table8.sort_values("test-optimal")).book is True
+    # with Prior (AUC 1/2) among twelve model types the mean AUC is at most 11.5 / 12 = 0.958
+    caption = f.table8_caption_baselines({"table": table8, "prior AUC": 0.5})
+    assert caption.verdict == "erratum" and "a 0.999" in caption.detail
+    table7 = pd.DataFrame({"model": ["IBK10", "NB", "SVM", "J48", "Prior"], "sc_vs_tr": [0.485, 0.131, 0.085, 0.7, 0.1],
+                           "score-driven": [0.1, 0.2, 0.2, 0.1, 0.216]})
+    assert f.table7_ibk10_exception(table7).book == "IBK10, NB, SVM"
+    assert f.table7_ibk10_exception(table7.assign(sc_vs_tr=[0.6, 0.131, 0.085, 0.7, 0.1])).verdict is None
+    baselines = pd.DataFrame({"model": ["Prior", "Random"], "score-driven": [0.216, 0.335]})
+    assert f.baselines_swapped(baselines).verdict == "erratum"
+    assert f.baselines_swapped(baselines.assign(model=["Random", "Prior"])).verdict == "reproduced"
+
+
+def test_fig5_monotone_and_crisp_flatness():
+    rows = []
+    for model, losses in [("A", [0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4]), ("B", [0.1] * 7)]:
+        for gamma, loss in zip(th.GAMMAS, losses):
+            rows.append({"dataset": "d", "split": 1, "model": model, "gamma": gamma,
+                         **{m: loss for m in th.METHODS}})
+    runs = _runs(rows)
+    assert f.fig5_monotone(runs).book is True
+    dip = runs.assign(**{"score-driven": np.where((runs["model"] == "A") & (runs["gamma"] == 1.0), 0.05,
+                                                  runs["score-driven"])})
+    assert f.fig5_monotone(dip).book is False
+
+
+def test_split_tolerance_by_hand():
+    # one model, datasets A (AUC 0.6, 0.8 over two splits) and B (0.5, 0.5): within-dataset
+    # variances 0.02 and 0; standard error sqrt((0.02 + 0) / 2**2 / 2) = 0.05; times 2 sqrt(2)
+    rows = [{"dataset": d, "split": k, "model": "M", "gamma": np.inf, "AUC": auc, "BS": 0.1, "CL": 0.0, "RL": 0.1,
+             **{m: 0.1 for m in th.METHODS}}
+            for d, values in (("A", (0.6, 0.8)), ("B", (0.5, 0.5))) for k, auc in zip((1, 2), values)]
+    tolerance = th.split_tolerance(_runs(rows), "model")
+    assert tolerance["AUC"] == pytest.approx(2 * np.sqrt(2) * 0.05)
+    assert tolerance["BS"] == pytest.approx(0.0)
+
+
+def test_table_builders_cover_the_published_tables():
+    assert {"ferri2019_table7", "ferri2019_table8", "datasets_ferri2019_table5"} <= {n for n, _ in core.TABLES}
+    datasets = pd.DataFrame({"dataset": ["x"], "instances": [3], "attributes": [2], "majority": [2 / 3]})
+    assert f.table5(datasets).equals(datasets)
