@@ -94,26 +94,13 @@ def test_aggregates_hand_computed():
     assert bm.median_determinacy(means, cfs=False).iloc[0]["NCC"] == pytest.approx(70.0)  # 9, 5, 7 of 10
 
 
-def test_observations_on_hand_made_means():
-    table = bm.observations(bm.dataset_means(synthetic_rows())).set_index("claim (Zaffalon, Corani & Mauá 2012, §9.2)")
-    holds = table["holds"]
-    # medians of determinacy: NCC 70, LNCC 70, CMA 70, CDT 60 -> ties are not "the most"
-    assert not holds["CMA is the most determinate classifier (median, Table 5)"]
-    assert not holds["NCC is the most indeterminate classifier (median)"]
-    # median u50: NCC 75, LNCC 70, CMA 70, CDT 60
-    assert not holds["CMA has the highest median expected utility (Table 4)"]
-    # every classifier gains the same 2 points from u50 to u80: no strict winner
-    assert not holds["NCC gains most from risk aversion (median u80 - u50), CDT little"]
-    assert not any("squash" in claim for claim in table.index)  # no squash-stored rows, no squash claims
-
-
-def test_discrepancies_keep_large_differences_with_reasons():
-    comparison = pd.DataFrame({"name": ["heart-c", "iris", "zoo"], "measure": ["NCC", "CMA", "CDT"],
-                               "paper": [15.0, 100.0, 100.0], "book": [90.0, 98.0, 80.0]})
-    comparison["difference"] = comparison["book"] - comparison["paper"]
-    out = bm.discrepancies(comparison, threshold=5)
-    assert out["name"].tolist() == ["heart-c", "zoo"]
-    assert "declares 5 classes" in out.loc[0, "reason"] and out.loc[1, "reason"] == ""
+def test_fold_assignment_errors_hand_computed():
+    rows = synthetic_rows()
+    second = rows.assign(run=1, determinate=rows["determinate"] + 1)  # every run-1 determinacy 10 points higher
+    errors = bm.fold_assignment_errors(pd.concat([rows, second], ignore_index=True)).set_index(["dataset", "classifier"])
+    # run means 90% and 100%: standard deviation 7.07, over sqrt(2) runs: 5.0; the utilities do not move
+    assert errors.loc[("a", "NCC"), "determinacy"] == pytest.approx(5.0)
+    assert errors.loc[("a", "NCC"), "u50"] == pytest.approx(0.0)
 
 
 def test_folds_partition_the_data():

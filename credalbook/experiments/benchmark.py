@@ -53,25 +53,6 @@ NAME = "zaffalon2012_benchmark"
 #: the datasets of the ci profile: small ones spanning two to four classes and the squash case
 CI_DATASETS = ("contact-lenses", "iris", "squash-stored", "labor")
 
-#: what is known to make the book's numbers differ from the paper's, per dataset (chapter text)
-KNOWN_REASONS = {
-    "heart-c": "the ARFF declares 5 classes of which 2 occur; Weka-IP keeps the 3 empty classes, "
-               "which the IDM can hardly exclude (NCC/LNCC far more indeterminate in the paper); "
-               "credalbook.data keeps the classes present",
-    "heart-h": "as heart-c: 5 declared classes, 2 present",
-    "soybean": "missing values: coded as a value, NCC and CDT come close to the paper (see the missing values "
-               "section; LNCC's ball is the whole fold here, so LNCC is NCC)",
-    **{name: "CDT: missing values; coded as a value, CDT comes close to the paper (see the missing values section)"
-       for name in ("audiology", "labor")},
-    **{name: "LNCC: mixed overlap-distance balls keep classes with few or no members (see the LNCC section); "
-             "others: not known" for name in ("optdigits", "pendigits", "letter")},
-    "anneal": "the ARFF declares class '4', absent from the data (kept by Weka-IP, dropped here); CDT: 65% of "
-              "the values are missing, and coded as a value CDT comes close to the paper (see the missing values section)",
-    **{name: "the mirror's copy (Ferri et al.'s) codes the six attributes as numeric, so MDL merges their "
-             "values (on monks1 only a5 keeps a cut); Weka's monks files declare them nominal"
-       for name in ("monks1", "monks2", "monks3")},
-}
-
 
 def classifier(name: str):
     """A fresh estimator for one of :data:`CLASSIFIERS` with the paper's hyperparameters."""
@@ -246,6 +227,20 @@ def wide(means: pd.DataFrame, measure: str, cfs: bool, classifiers=CREDAL) -> pd
     return table.loc[order].rename_axis(columns=None).reset_index().rename(columns={"dataset": "name"})
 
 
+def fold_assignment_errors(rows: pd.DataFrame) -> pd.DataFrame:
+    """Standard error (%) of each per-dataset mean over fold assignments: the spread of the runs' means / sqrt(runs).
+
+    One row per (cfs, dataset, classifier), columns determinacy, u50, u65, u80: how far the
+    luck of the ten fold assignments alone can move a cell of Tables 12–19.
+    """
+    sums = rows.groupby(["cfs", "dataset", "classifier", "run"], sort=False)[
+        ["n_test", "determinate", "u50", "u65", "u80"]].sum()
+    runs = pd.DataFrame({"determinacy": sums["determinate"], **{u: sums[u] for u in UTILITIES}}).div(
+        sums["n_test"], axis=0) * 100
+    grouped = runs.groupby(level=["cfs", "dataset", "classifier"], sort=False)
+    return (grouped.std() / np.sqrt(grouped.size().to_numpy()[:, None])).reset_index()
+
+
 def median_utilities(means: pd.DataFrame, cfs: bool) -> pd.DataFrame:
     """Tables 4 and 8: median over datasets of the expected utility (as a fraction), rows u50, u65, u80."""
     rows = []
@@ -295,25 +290,6 @@ def published_summaries(cfs: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
         medians.append({"utility": key, **(table.median() / 100).to_dict()})
         ranks.append({"utility": key, **mean_ranks(table.dropna()).to_dict()})
     return pd.DataFrame(medians), pd.DataFrame(ranks)
-
-
-def discrepancies(comparison: pd.DataFrame, threshold: float = 5.0, cdt_weka: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cells of a :func:`credalbook.reference.compare` table with ``|book - paper| > threshold``, with known reasons.
-
-    ``cdt_weka`` (a :func:`wide` table of the ``CDT-weka`` scores, columns ``name`` and
-    ``CDT-weka``) adds, for CDT cells, the value under Weka-IP's leaf convention and says so
-    when that convention alone brings the cell within the threshold.
-    """
-    big = comparison[comparison["difference"].abs() > threshold].copy()
-    big["reason"] = big["name"].map(KNOWN_REASONS).fillna("")
-    if cdt_weka is not None and len(big):
-        weka = big["name"].map(cdt_weka.set_index("name")["CDT-weka"])
-        big["CDT-weka"] = np.where(big["measure"] == "CDT", weka, np.nan)
-        explained = (big["measure"] == "CDT") & ((big["CDT-weka"] - big["paper"]).abs() <= threshold)
-        big.loc[explained, "reason"] = (big.loc[explained, "reason"] + " leaf convention: Weka-IP's (a tie at the "
-                                        "IDM boundary dominates) gives " + big.loc[explained, "CDT-weka"].round(2)
-                                        .astype(str)).str.strip()
-    return big.sort_values("difference", key=np.abs, ascending=False).reset_index(drop=True)
 
 
 def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int | None = 200,
@@ -390,86 +366,4 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
     rows = [{"dataset": dataset, "classifier": name, "variant": variant,
              "determinacy": 100 * t["determinate"] / t["n_test"], **{u: 100 * t[u] / t["n_test"] for u in UTILITIES}}
             for (name, variant), t in totals.items()]
-    return pd.DataFrame(rows)
-
-
-def _strictly_best(values: pd.Series, name: str, largest: bool = True) -> bool:
-    """Whether ``name`` has the strictly largest (or smallest) value of ``values`` (ties do not count)."""
-    others = values.drop(name)
-    return bool(values[name] > others.max()) if largest else bool(values[name] < others.min())
-
-
-def observations(means: pd.DataFrame) -> pd.DataFrame:
-    """The paper's specific claims of Section 9.2, each with the book's numbers and whether it holds."""
-    rows = []
-
-    def claim(text, book, holds):
-        rows.append({"claim (Zaffalon, Corani & Mauá 2012, §9.2)": text, "book": book, "holds": bool(holds)})
-
-    plain = {m: wide(means, m, False).set_index("name") for m in ("determinacy", "u50", "u65", "u80")}
-    if "squash-stored" in plain["u50"].index:
-        det, u50, u80 = (plain[m].loc["squash-stored"] for m in ("determinacy", "u50", "u80"))
-        claim("squash-stored: NCC much more indeterminate than CDT (42.4% vs 95.17%)",
-              f"NCC {det['NCC']:.2f}% vs CDT {det['CDT']:.2f}%", det["NCC"] < det["CDT"] - 20)
-        claim("squash-stored: CDT best under u50 (64.64 vs NCC 57.19)",
-              f"best {u50.idxmax()} {u50.max():.2f}; CDT {u50['CDT']:.2f}, NCC {u50['NCC']:.2f}", _strictly_best(u50, "CDT"))
-        claim("squash-stored: NCC best of all under u80 (72.6 vs CDT 65.95)",
-              f"best {u80.idxmax()} {u80.max():.2f}; NCC {u80['NCC']:.2f}, CDT {u80['CDT']:.2f}", _strictly_best(u80, "NCC"))
-        claim("squash-stored: LNCC even more indeterminate than NCC (35.97%)",
-              f"LNCC {det['LNCC']:.2f}% vs NCC {det['NCC']:.2f}%", det["LNCC"] < det["NCC"])
-        order50, order80 = u50.rank(ascending=False), u80.rank(ascending=False)
-        claim("squash-stored: LNCC lowest under u50, second highest under u80",
-              f"LNCC rank {order50['LNCC']:.0f} under u50, {order80['LNCC']:.0f} under u80",
-              order50["LNCC"] == 4 and order80["LNCC"] == 2)
-    medians_det = plain["determinacy"].median()
-    medians = {m: plain[m].median() for m in ("u50", "u65", "u80")}
-    claim("CMA is the most determinate classifier (median, Table 5)",
-          ", ".join(f"{c} {v:.2f}" for c, v in medians_det.items()), _strictly_best(medians_det, "CMA"))
-    claim("CMA has the highest median expected utility (Table 4)",
-          "; ".join(f"{m}: best {medians[m].idxmax()} {medians[m].max() / 100:.3f}" for m in medians),
-          all(_strictly_best(medians[m], "CMA") for m in medians))
-    claim("NCC is the most indeterminate classifier (median)", f"least: {medians_det.idxmin()}",
-          _strictly_best(medians_det, "NCC", largest=False))
-    gain = (medians["u80"] - medians["u50"]) / 100
-    claim("NCC gains most from risk aversion (median u80 - u50), CDT little",
-          ", ".join(f"{c} {v:+.3f}" for c, v in gain.items()), _strictly_best(gain, "NCC"))
-    _, tests = rank_tables(means, cfs=False)
-    significant = dict(zip(tests["utility"], tests["significant"]))
-    claim("Friedman test: significant differences under u50 only, none under u65 and u80",
-          ", ".join(f"{u}: p = {p:.3f}" for u, p in zip(tests["utility"], tests["p_value"])),
-          significant == {"u50": True, "u65": False, "u80": False})
-    from credalbook.stats import nemenyi_pairs
-
-    pairs = nemenyi_pairs(plain["u50"])
-    found = {(r.better, r.first if r.better == r.second else r.second) for r in pairs.itertuples() if r.significant}
-    claim("Nemenyi (u50): NCC significantly worse than CMA and than CDT, no other pair (Fig. 6)",
-          "; ".join(f"{a} > {b}" for a, b in sorted(found)) or "no significant pair",
-          found == {("CMA", "NCC"), ("CDT", "NCC")})
-    if (means["cfs"]).any():
-        selected = {m: wide(means, m, True).set_index("name") for m in ("determinacy", "u50", "u65")}
-        common = selected["determinacy"].index.intersection(plain["determinacy"].index)
-        before = plain["determinacy"].loc[common].median()
-        after = selected["determinacy"].loc[common].median()
-        claim("with CFS, NCC and LNCC become more determinate, CDT less (medians, Tables 5 vs 7)",
-              ", ".join(f"{c} {before[c]:.2f} -> {after[c]:.2f}" for c in CREDAL),
-              after["NCC"] > before["NCC"] and after["LNCC"] > before["LNCC"] and after["CDT"] < before["CDT"])
-        u_before = plain["u50"].loc[common].median()
-        u_after = selected["u50"].loc[common].median()
-        claim("with CFS, NCC and LNCC median u50 increase, CDT decreases (Tables 4 vs 8)",
-              ", ".join(f"{c} {u_before[c] / 100:.3f} -> {u_after[c] / 100:.3f}" for c in CREDAL),
-              u_after["NCC"] > u_before["NCC"] and u_after["LNCC"] > u_before["LNCC"] and u_after["CDT"] < u_before["CDT"])
-        gains = (selected["u50"].loc[common] - plain["u50"].loc[common]).median()
-        claim("NCC benefits most from feature selection (median gain in u50)",
-              ", ".join(f"{c} {v:+.2f}" for c, v in gains.items()), _strictly_best(gains, "NCC"))
-        _, tests_cfs = rank_tables(means, cfs=True)
-        claim("with CFS, the Friedman test finds no difference under any utility",
-              ", ".join(f"{u}: p = {p:.3f}" for u, p in zip(tests_cfs["utility"], tests_cfs["p_value"])),
-              not tests_cfs["significant"].any())
-        from credalbook.stats import friedman_test, mean_ranks
-
-        det_ranks = mean_ranks(selected["determinacy"])
-        det_test = friedman_test(selected["determinacy"])
-        claim("with CFS, CDT is significantly the most determinate (Friedman on determinacy)",
-              f"mean ranks {', '.join(f'{c} {v:.2f}' for c, v in det_ranks.items())}; p = {det_test.pvalue:.3g}",
-              _strictly_best(det_ranks, "CDT", largest=False) and det_test.significant)
     return pd.DataFrame(rows)
