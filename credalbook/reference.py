@@ -15,6 +15,8 @@ book`` or ``missing in paper`` when one side has no number.
 """
 from __future__ import annotations
 
+import copy
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -35,11 +37,17 @@ def published_source(name: str) -> dict:
     path = paper_dir() / f"{name}.yml"
     if not path.is_file():
         raise FileNotFoundError(f"no source record {path} for published table {name!r}")
-    record = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    record = copy.deepcopy(_read_record(str(path), path.stat().st_mtime_ns))
     for field in ("paper", "table", "page"):
         if field not in record:
             raise ValueError(f"source record of {name!r} lacks {field!r}")
     return record
+
+
+@lru_cache(maxsize=128)
+def _read_record(path: str, mtime_ns: int) -> dict:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader) or {}
 
 
 def published(name: str) -> pd.DataFrame:

@@ -206,12 +206,15 @@ def test_code_fingerprint_follows_the_imported_modules(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     before = entries.code_fingerprint("fingerprint_demo.task")
     entries.code_fingerprint.cache_clear()
+    entries._module_source.cache_clear()
     (package / "task.py").write_text("from credalbook import sets\n\ndef f():\n    return 2\n")
     assert entries.code_fingerprint("fingerprint_demo.task") != before
     entries.code_fingerprint.cache_clear()
+    entries._module_source.cache_clear()
     (package / "task.py").write_text("from credalbook import metrics\n\ndef f():\n    return 2\n")
     changed_import = entries.code_fingerprint("fingerprint_demo.task")
     entries.code_fingerprint.cache_clear()
+    entries._module_source.cache_clear()
     assert changed_import != before
 
 
@@ -276,7 +279,7 @@ class TestBadInput:
         import threading
 
         both_written = threading.Barrier(2, timeout=10)
-        savez = entries.np.savez
+        savez = entries.np.savez_compressed
 
         def savez_then_wait(file, *args, **kwargs):
             # make the two writers overlap deterministically: both write before either renames
@@ -284,7 +287,7 @@ class TestBadInput:
             both_written.wait()
             return out
 
-        monkeypatch.setattr(entries.np, "savez", savez_then_wait)
+        monkeypatch.setattr(entries.np, "savez_compressed", savez_then_wait)
         configs = [{"x": 1, "log": str(log)}] * 2
         results = run_grid(square, configs, backend="threading", n_jobs=2, cache_dir=tmp_path, progress=False)
         assert results == [1, 1]

@@ -65,6 +65,22 @@ def _imported_modules(tree: ast.AST, package: str) -> set[str]:
     return found
 
 
+@lru_cache(maxsize=512)
+def _module_source(name: str) -> tuple[str, frozenset[str]] | None:
+    """(sha256 of the source, credalbook modules it imports) of module ``name``; None if it has no .py file."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    source = Path(spec.origin).read_bytes()
+    package = name if spec.submodule_search_locations else name.rpartition(".")[0]
+    imported = _imported_modules(ast.parse(source), package)
+    parent = name.rpartition(".")[0]
+    return hashlib.sha256(source).hexdigest(), frozenset(imported | ({parent} if parent else set()))
+
+
 @lru_cache(maxsize=64)
 def code_fingerprint(module_name: str) -> str:
     """sha256 over the sources of ``module_name`` and every credalbook module it imports, transitively.
@@ -78,19 +94,11 @@ def code_fingerprint(module_name: str) -> str:
         name = stack.pop()
         if name in sources:
             continue
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            spec = None
-        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
-            continue
-        source = Path(spec.origin).read_bytes()
-        sources[name] = hashlib.sha256(source).hexdigest()
-        package = name if spec.submodule_search_locations else name.rpartition(".")[0]
-        stack.extend(_imported_modules(ast.parse(source), package) - set(sources))
-        parent = name.rpartition(".")[0]
-        if parent:
-            stack.append(parent)
+        info = _module_source(name)
+        sources[name] = info[0] if info else None
+        if info:
+            stack.extend(info[1] - set(sources))
+    sources = {name: sha for name, sha in sources.items() if sha is not None}
     registry = Path(__file__).resolve().parent.parent / "datasets.csv"
     if registry.is_file():
         sources["credalbook/datasets.csv"] = hashlib.sha256(registry.read_bytes()).hexdigest()
@@ -229,7 +237,7 @@ def write(path: Path, result: Any, *, task_name: str, config: dict, fingerprint:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp.npz")
     os.close(handle)
     try:
-        np.savez(temporary, __record__=np.array(json.dumps(record)), **arrays)
+        np.savez_compressed(temporary, __record__=np.array(json.dumps(record)), **arrays)
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

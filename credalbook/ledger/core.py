@@ -474,7 +474,8 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     optionally ``match`` (key values, a list meaning any of them), ``measure`` and ``reading`` (the rule then applies to
     that reading only). A rule with ``tolerance`` sets the tolerance of the cells it matches
     (the first such rule wins; for tables whose one column mixes quantities); a rule without
-    ``verdict`` explains the matched cells that are not reproduced, a rule with one sets it
+    ``verdict`` explains the matched cells that differ (not reproduced, or within tolerance), a
+    rule with one sets it
     (e.g. ``erratum`` for a cell the paper misprints, naming the claim that shows it). A cell
     with no book value is ``not checkable``.
     """
@@ -492,6 +493,7 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     table = table.merge(long_text, on=[*item.on, "measure"], how="left")
     rows = []
     rules = source.get("cells", []) or []
+    paper = _paper_of(name)
     for _, cell in table.iterrows():
         key = ", ".join(f"{k}={cell[k]}" for k in item.on)
         matching = [rule for rule in rules if _matches(cell, rule, reading)]
@@ -504,10 +506,10 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
             verdict = _number_verdict(float(cell["paper"]), float(cell["book"]), precision,
                                       {"absolute": tolerance, "why": "source record"})
         for rule in matching:
-            if "verdict" in rule or verdict != "reproduced":
+            if "verdict" in rule or verdict in ("not reproduced", "within tolerance"):
                 verdict = rule.get("verdict", verdict)
                 why = rule["why"]
-        rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": _paper_of(name), "part": item.part, "section": source["table"], "kind": "number",
+        rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": paper, "part": item.part, "section": source["table"], "kind": "number",
                      "statement": f"{source['table']}: {key}, {cell['measure']}", "published": cell["printed"],
                      "book": _show(float(cell["book"])) if not np.isnan(cell["book"]) else "",
                      "difference": cell["difference"], "tolerance": f"±{tolerance:g}",
@@ -545,19 +547,7 @@ def book_frame(name: str, reading: str = BOOK_READING) -> pd.DataFrame:
     return item.function(**load_inputs(item))
 
 
-def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str | None = None,
-           readings: bool = False) -> pd.DataFrame:
-    """Every claim and every published table cell with its verdict (the columns of :data:`COLUMNS`).
-
-    ``paper``, ``verdict`` and ``chapter`` (a toc entry such as ``chapters/thresholds/study``)
-    filter, the last two before anything is evaluated; ``readings`` adds the rows of
-    alternative readings of the papers' tables (marked in ``entry``), which are never counted
-    in place of the book's.
-    """
-    if paper is not None and paper not in PAPERS:
-        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
-    if verdict is not None and verdict not in VERDICTS:
-        raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
+def _evaluate(readings: bool, paper: str | None = None, chapter: str | None = None) -> pd.DataFrame:
     discover()
     rows = [evaluate_claim(c) for c in claims()
             if (paper is None or c.paper == paper) and (chapter is None or c.chapter == chapter)]
@@ -569,10 +559,76 @@ def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str
                                                                  != chapter):
             continue
         frames.append(table_rows(name, reading))
-    table = pd.concat([f for f in frames if not f.empty] or frames, ignore_index=True)
+    table = pd.concat([f for f in frames if not f.empty] or frames, ignore_index=True)[COLUMNS]
+    text = [c for c in COLUMNS if c != "difference"]
+    table[text] = table[text].fillna("").astype(str)
+    table["difference"] = pd.to_numeric(table["difference"], errors="coerce").astype(float)
+    return table.reset_index(drop=True)
+
+
+def fingerprint() -> str:
+    """What every verdict depends on: the code of the ledger's modules (and all they import), the
+    claims and published tables, and the stored results (sha256 over all of them)."""
+    import hashlib
+
+    import credalbook.ledger as package
+    from credalbook.book import repo_root
+    from credalbook.experiments.cache import code_fingerprint
+
+    digest = hashlib.sha256()
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        digest.update(code_fingerprint(f"{package.__name__}.{info.name}").encode())
+    root = repo_root()
+    for folder in (root / "data" / "paper", root / "data" / "results"):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                digest.update(f"{path.relative_to(root)}:".encode() + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def evaluated() -> pd.DataFrame:
+    """The whole ledger, alternative readings included, evaluated once per version of its inputs and
+    kept in the verified cache (``.cache/ledger``; see :mod:`credalbook.experiments.cache`), so that
+    every page reads the same table."""
+    from credalbook.book import repo_root
+    from credalbook.experiments import cache as entries
+
+    key = fingerprint()
+    path = repo_root() / ".cache" / "ledger" / f"{key[:16]}.npz"
+    try:
+        return entries.read(path, task_name="ledger", config={}, fingerprint=key)
+    except FileNotFoundError:
+        pass
+    except entries.StaleEntry as reason:
+        entries.warn_stale(path, str(reason))
+    table = _evaluate(readings=True)
+    entries.write(path, table, task_name="ledger", config={}, fingerprint=key)
+    return table
+
+
+def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str | None = None,
+           readings: bool = False, cached: bool = True) -> pd.DataFrame:
+    """Every claim and every published table cell with its verdict (the columns of :data:`COLUMNS`).
+
+    ``paper``, ``verdict`` and ``chapter`` (a toc entry such as ``chapters/thresholds/study``)
+    filter; ``readings`` adds the rows of alternative readings of the papers' tables (marked in
+    ``entry``), which are never counted in place of the book's. The whole ledger is read from
+    the cache when its inputs have not changed (:func:`evaluated`); ``cached=False`` evaluates
+    just the entries asked for.
+    """
+    if paper is not None and paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}, got {paper!r}")
+    if verdict is not None and verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
+    table = evaluated() if cached else _evaluate(readings, paper, chapter)
+    keep = np.ones(len(table), dtype=bool) if readings else ~table["entry"].str.startswith("reading").to_numpy()
+    if paper is not None:
+        keep &= (table["paper"] == paper).to_numpy()
+    if chapter is not None:
+        keep &= (table["chapter"] == chapter).to_numpy()
     if verdict is not None:
-        table = table[table["verdict"] == verdict]
-    return table[COLUMNS].reset_index(drop=True)
+        keep &= (table["verdict"] == verdict).to_numpy()
+    return table[keep].reset_index(drop=True)
 
 
 def counts(table: pd.DataFrame) -> pd.DataFrame:

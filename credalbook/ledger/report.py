@@ -11,7 +11,7 @@ from credalbook.ledger.core import PAPERS, VERDICTS, counts, ledger
 
 PARTS = {"I": "Utility-discounted accuracy", "II": "Naive Bayes vs the naive credal classifier",
          "III": "Comparing credal classifiers", "IV": "The costs of indeterminacy", "V": "The certainty ratio",
-         "VI": "Decision thresholds under uncertain operating conditions", "A": "Appendices"}
+         "VI": "Decision thresholds under uncertain operating conditions"}
 
 
 def _cell(value) -> str:
@@ -38,9 +38,39 @@ def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
     header = [label, *grid.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for index, row in grid.iterrows():
-        name = PAPERS[index].cite if index in PAPERS else str(index)
+        name = (PAPERS[index].cite if index in PAPERS else f"Part {index}. {PARTS[index]}" if index in PARTS
+                else str(index))
         lines.append("| " + " | ".join([name, *(str(int(v)) for v in row)]) + " |")
     return "\n".join(lines)
+
+
+def part_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Entries per Part (rows I..VI) and verdict (columns), with totals; alternative readings not counted."""
+    counted = table[~table["entry"].str.startswith("reading")]
+    grid = pd.crosstab(counted["part"], counted["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
+    grid = grid.reindex([p for p in PARTS if p in grid.index] + sorted(set(grid.index) - set(PARTS)))
+    grid["total"] = grid.sum(axis=1)
+    grid.loc["all"] = grid.sum(axis=0)
+    return grid.astype(int)
+
+
+def part_summary(table: pd.DataFrame | None = None) -> str:
+    """What the re-runs found, Part by Part: the counts, then each Part's errata and claims not reproduced."""
+    table = ledger() if table is None else table
+    parts = [_counts_markdown(part_counts(table), "Part"), ""]
+    claims = table[table["entry"] == "claim"]
+    for key, title in PARTS.items():
+        rows = claims[claims["part"] == key]
+        notable = rows[rows["verdict"].isin(["erratum", "not reproduced", "partly"])]
+        if notable.empty:
+            continue
+        parts += [f"**Part {key}. {title}.** Claims that are errata, not reproduced or only partly:", ""]
+        for _, row in notable.iterrows():
+            where = f" ({_link(row['chapter'])})" if row["chapter"] else ""
+            parts.append(f"- *{_cell(row['verdict'])}* — {PAPERS[row['paper']].cite}, {_cell(row['section'])}: "
+                         f"“{_cell(row['statement'])}”{where}")
+        parts.append("")
+    return "\n".join(parts)
 
 
 def table_summary(table: pd.DataFrame) -> pd.DataFrame:
