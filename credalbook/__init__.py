@@ -13,4 +13,6 @@ One module per idea of the source papers:
 - :mod:`credalbook.data`, :mod:`credalbook.experiments`, :mod:`credalbook.stats`,
   :mod:`credalbook.plots`, :mod:`credalbook.reference`.
 """
+
+__all__: list[str] = []
 __version__ = "0.1.0"

@@ -10,6 +10,8 @@ import numbers
 
 import numpy as np
 
+__all__ = ["check_array", "check_labels", "check_probabilities", "check_consistent_length", "check_scalar"]
+
 
 def check_array(value, name: str, *, ndim: int | None = None, dtype=float, allow_empty: bool = False,
                 finite: bool = True) -> np.ndarray:

@@ -30,6 +30,11 @@ from typing import Any
 
 import yaml
 
+__all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root", "toc_entries",
+           "chapter_source", "is_notebook", "resolve_chapter", "declared_parameters", "check_parameters",
+           "ExecutionResult", "failure_summary", "execute_chapter", "execute_all", "render", "status_page",
+           "warm_ledger", "build"]
+
 PROFILES = ("ci", "full")
 STATUS_PAGE = "chapters/status"
 """The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""

@@ -43,6 +43,13 @@ import numpy as np
 
 from credalbook._validation import check_consistent_length, check_labels, check_probabilities
 
+__all__ = ["TIES", "ground_truth_matrix", "predicted_classes", "prediction_matrix", "split_probabilities",
+           "confusion_matrix", "probabilistic_confusion_matrix", "certainty_decomposition", "accuracy_of",
+           "precision_per_class", "recall_per_class", "f1_per_class", "mcc_of", "measure_of", "ratio",
+           "certainty_ratio", "probabilistic_divergence", "AccuracyDecomposition", "accuracy_decomposition",
+           "certainty_report", "measure_table", "hellinger_scores", "mcp_curve", "imcp_curve", "mcp_score",
+           "imcp_score", "brier_score", "log_loss", "expected_calibration_error", "reliability_table"]
+
 TIES = ("first", "all")
 
 

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+__all__ = ["build_parser", "main"]
+
 
 def _parse_value(text: str):
     """``-p name value``: numbers, booleans, lists... as Python literals, else the string."""

@@ -41,6 +41,12 @@ from scipy.optimize import linprog
 from credalbook._validation import check_array, check_labels, check_scalar
 from credalbook.sets import check_set_matrix, check_targets_and_sets
 
+__all__ = ["MAX_CLASSES_EXTENDED", "RULES", "VARIANTS", "TOL", "check_cost_matrix", "subsets", "membership",
+           "generalized_mean", "quadratic_utility", "ha_eta", "extended_cost_matrix",
+           "p_discounted_cost_matrix", "set_costs", "average_set_cost", "ordinal_cost_matrix",
+           "PROPERTY_NAMES", "TABLE_VIII", "PropertyResult", "is_possible", "check_properties",
+           "property_table", "suits_setting", "cost_table"]
+
 MAX_CLASSES_EXTENDED = 16
 """Largest K for which the full extended matrix (2^K - 1 rows) is built."""
 

@@ -36,6 +36,11 @@ from scipy import special
 
 from credalbook._validation import check_array, check_consistent_length, check_labels, check_scalar
 
+__all__ = ["METHODS", "CostLines", "cost_lines", "loss", "ThresholdSelection", "c_quadrature",
+           "threshold_selection", "expected_cost_curve", "expected_loss", "cost_curve",
+           "monte_carlo_cost_curve", "brier_score", "mean_absolute_error", "auc", "pav_calibrate",
+           "brier_decomposition"]
+
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven", "score-uniform", "rate-uniform")
 _NEEDS_UNIT_SCORES = ("score-driven", "score-uniform")
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)

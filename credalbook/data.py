@@ -54,6 +54,11 @@ from typing import Iterator
 import numpy as np
 import pandas as pd
 
+__all__ = ["GROUPS", "DatasetNotFoundError", "ChecksumError", "ArffFormatError", "Dataset", "read_arff",
+           "read_delimited", "registry_path", "registry", "SOURCES", "repository_dir", "mirror_dir",
+           "cache_dir", "source_folder", "sha256_of", "load", "list_datasets", "load_group", "dataset_status",
+           "DownloadError", "fetch"]
+
 GROUPS = ("zaffalon2012", "aguilar2025", "yang2017", "ferri2019")
 """Paper groups; without ``group=``, a name found in several groups resolves in this order."""
 

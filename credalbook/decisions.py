@@ -1,17 +1,22 @@
-"""Decisions with costs: optimal sets, lower expectations, maximality, and the IDM bounds of an NCC.
+"""Decision theory for set-valued predictions: the rules every classifier of the book decides with.
 
-Yang, Destercke & Masson (2017):
+Each rule maps what a classifier knows about an instance to an (n, K) boolean matrix of the
+classes it keeps:
 
-- precise probabilities: the optimal (set-valued) prediction minimises the expected cost over
-  the rows of an extended cost matrix (Eq. 2 with the output space 2^Ω \\ ∅, Section II-B);
-- imprecise probabilities: lower expectations (Eq. 5) over a credal set given by probability
-  intervals are Choquet integrals of its 2-monotone lower probability (de Campos et al. 1994);
-  an LP over the credal set is the general oracle;
-- maximality (Def. 2, Eqs. 6-7) compares the K classes pairwise, K(K-1) lower expectations of
-  cost differences, and keeps the undominated ones: no extended matrix is needed;
-- the naive credal classifier of Section VII-B: IDM intervals (Eqs. 19-20) and the posterior
-  bounds of Eqs. (23)-(24), obtained at the K extreme points of the IDM class credal set;
-  the decision is maximality with any cost matrix.
+- :func:`undominated` — the classes no other class dominates, from an (n, K, K) pairwise
+  dominance array (credal dominance of the naive credal classifier and of CMA);
+- :func:`interval_dominance` — from posterior probability intervals: drop k when another class's
+  lower probability exceeds k's upper one (the credal tree's leaves, under the IDM);
+- :func:`maximality` / :func:`maximality_intervals` — Yang, Destercke & Masson (2017), Def. 2,
+  Eqs. (6)-(7): K(K-1) lower expectations of cost differences, no extended cost matrix needed;
+  lower expectations (Eq. 5) over probability intervals are Choquet integrals of the
+  2-monotone lower probability (de Campos et al. 1994), an LP being the general oracle;
+- :func:`f_beta_sets` — the top r classes maximising the expected F_β (del Coz & Bahamonde 2009;
+  the non-deterministic classifier);
+- :func:`threshold_sets` — the most probable class when its probability reaches a threshold,
+  else every class (the rejection option, Zaffalon, Corani & Mauá 2012 §9.4);
+- :func:`optimal_set` — precise probabilities: the set of least expected cost over the rows of
+  an extended cost matrix (Yang et al. Eq. 2 over 2^Ω \\ ∅, Section II-B).
 """
 from __future__ import annotations
 
@@ -21,9 +26,13 @@ import numpy as np
 from scipy.optimize import linprog
 
 from credalbook._validation import check_array, check_probabilities, check_scalar
-from credalbook.classifiers.base import CredalClassifierMixin
-from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.costs import check_cost_matrix, membership
+
+__all__ = ["undominated", "interval_dominance", "maximality", "maximality_intervals", "maximal_from_lower",
+           "pairwise_cost_differences", "expected_f_beta", "f_beta_sets", "threshold_sets", "expected_costs",
+           "optimal_set", "check_intervals", "reachable_intervals", "lower_probability",
+           "lower_expectation_intervals", "lower_expectation_lp", "lower_expectation_intervals_lp",
+           "interval_vertices"]
 
 TOL = 1e-12
 
@@ -170,10 +179,30 @@ def pairwise_cost_differences(cost) -> np.ndarray:
     return cost[None, :, :] - cost[:, None, :]
 
 
+def undominated(dominates) -> np.ndarray:
+    """(..., K) bool: the classes no other class dominates, from ``dominates[..., a, b]`` (a dominates b)."""
+    dominates = np.asarray(dominates, dtype=bool)
+    if dominates.ndim < 2 or dominates.shape[-1] != dominates.shape[-2]:
+        raise ValueError(f"dominates must be a (..., K, K) array of pairwise dominance, got shape {dominates.shape}")
+    return ~dominates.any(axis=-2)
+
+
+def interval_dominance(lower, upper, *, ties_dominate: bool = False) -> np.ndarray:
+    """(..., K) bool: keep class k unless some class's lower probability exceeds k's upper one.
+
+    ``ties_dominate``: a lower probability equal to k's upper one also drops k (the closed-set
+    reading of an open credal set, e.g. Weka-IP's credal tree leaves).
+    """
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    if lower.shape != upper.shape or np.any(lower > upper):
+        raise ValueError("lower and upper must have the same shape with lower <= upper")
+    best_lower = lower.max(axis=-1, keepdims=True)
+    return upper >= best_lower if not ties_dominate else upper > best_lower
+
+
 def maximal_from_lower(lower_gains: np.ndarray) -> np.ndarray:
     """Eq. (7): classes j with no i such that E̲[c_j - c_i] > 0, from an (n, K, K) array of those lower expectations."""
-    dominated = (lower_gains > TOL) & ~np.eye(lower_gains.shape[1], dtype=bool)[None]
-    return ~dominated.any(axis=1)
+    return undominated((lower_gains > TOL) & ~np.eye(lower_gains.shape[1], dtype=bool)[None])
 
 
 def maximality(lower_expectation: Callable[[np.ndarray], np.ndarray], cost, n: int) -> np.ndarray:
@@ -196,79 +225,37 @@ def maximality_intervals(lower, upper, cost) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# naive credal classifier with IDM bounds, Section VII-B
+# precise posteriors: expected F-beta and thresholds
 # --------------------------------------------------------------------------------------------
-def idm_posterior_bounds(counts: NaiveCounts, codes, s: float) -> tuple[np.ndarray, np.ndarray]:
-    """(lower, upper) posterior bounds (n, K) of a naive credal classifier, Eqs. (19)-(24).
+def expected_f_beta(proba, beta: float = 1.0) -> np.ndarray:
+    """(n, K) expected F_β of predicting the top r = 1..K classes of each posterior row.
 
-    Conditional IDM intervals [occ_{i,y}/(occ_y + s), (occ_{i,y} + s)/(occ_y + s)] (Eq. 19), the
-    class credal set with extreme points p_k(y) = (occ_y + s [y = k])/(N + s) (Eq. 20); Eq. (23)
-    takes the lower conditionals of y and the upper ones of the other classes, Eq. (24) the
-    reverse, and both optimise over the K extreme points. ``counts`` are the naive counts of
-    :func:`credalbook.classifiers.naive_bayes.naive_counts` (occ_y per feature is the number of
-    instances of class y where the feature is observed); a missing feature (-1) is dropped.
+    For p sorted decreasingly, E(r) = (1 + β²) Σ_{j ≤ r} p_(j) / (β² + r) (del Coz & Bahamonde
+    2009, JMLR 10, Theorem 1; Zaffalon, Corani & Mauá 2012, §9.3, Eq. 9).
     """
-    check_scalar(s, "s", low=0, low_inclusive=False)
-    if not isinstance(counts, NaiveCounts):
-        raise ValueError(f"counts must be NaiveCounts (credalbook.classifiers.naive_bayes.naive_counts), got {type(counts).__name__}")
-    class_counts = counts.class_counts
-    k = class_counts.size
-    occ, usable = counts.gather(np.asarray(codes))                         # (n, d, K), (n, d)
-    denominator = counts.observed[None, :, :] + s                           # occ_y + s per feature
-    with np.errstate(divide="ignore"):
-        log_low = np.where(usable[:, :, None], np.log(occ / denominator), 0.0).sum(axis=1)
-    log_up = np.where(usable[:, :, None], np.log((occ + s) / denominator), 0.0).sum(axis=1)
-    low_like, up_like = np.exp(log_low), np.exp(log_up)                   # Π p̲(x_i|y), Π p̄(x_i|y)
-    vertices = (class_counts[None, :] + s * np.eye(k)) / (class_counts.sum() + s)   # (K vertices, K classes)
-    # numerators and "others" terms at every vertex: shape (n, vertex, class)
-    own_low = vertices[None] * low_like[:, None, :]
-    own_up = vertices[None] * up_like[:, None, :]
-    others_up = (vertices[None] * up_like[:, None, :]).sum(axis=2, keepdims=True) - own_up
-    others_low = (vertices[None] * low_like[:, None, :]).sum(axis=2, keepdims=True) - own_low
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low_ratio = own_low / (own_low + others_up)
-        up_ratio = own_up / (own_up + others_low)
-    low_ratio = np.where(own_low + others_up > 0, low_ratio, 0.0)
-    up_ratio = np.where(own_up + others_low > 0, up_ratio, 0.0)
-    return low_ratio.min(axis=1), up_ratio.max(axis=1)
+    proba = check_probabilities(proba, "proba")
+    check_scalar(beta, "beta", low=0.0, low_inclusive=False)
+    top = -np.sort(-proba, axis=1)
+    r = np.arange(1, proba.shape[1] + 1)
+    return (1 + beta**2) * np.cumsum(top, axis=1) / (beta**2 + r)
 
 
-class CostSensitiveNCC(CredalClassifierMixin):
-    """Naive credal classifier with IDM posterior bounds and maximality under any costs (Section VII-B).
+def f_beta_sets(proba, beta: float = 1.0) -> np.ndarray:
+    """(n, K) bool: the r* most probable classes maximising the expected F_β (the smallest r* on ties)."""
+    proba = check_probabilities(proba, "proba")
+    expected = expected_f_beta(proba, beta)
+    r_star = np.argmax(expected >= expected.max(axis=1, keepdims=True) - 1e-12, axis=1) + 1
+    order = np.argsort(-proba, axis=1, kind="stable")
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(proba.shape[1])[None, :].repeat(proba.shape[0], 0), axis=1)
+    return rank < r_star[:, None]
 
-    ``s`` is the IDM hyper-parameter; ``cost`` the (K, K) determinate costs (None: 0/1 costs).
-    Features must be discrete (codes or Categoricals; see :mod:`credalbook.classifiers.base`).
-    """
 
-    def __init__(self, s: float = 1.0, cost=None):
-        self.s = s
-        self.cost = cost
-
-    def fit(self, X, y):
-        check_scalar(self.s, "s", low=0, low_inclusive=False)
-        codes, labels = self._fit_discrete(X, y)
-        self.counts_ = naive_counts(codes, labels, self.n_classes_, self.n_values_)
-        return self
-
-    def _cost(self) -> np.ndarray:
-        if self.cost is None:
-            return 1.0 - np.eye(self.n_classes_)
-        cost = check_cost_matrix(self.cost)
-        if cost.shape[0] != self.n_classes_:
-            raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {self.n_classes_}")
-        return cost
-
-    def _intervals_codes(self, codes):
-        return idm_posterior_bounds(self.counts_, codes, self.s)
-
-    def predict_intervals(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """(lower, upper) posterior probability bounds (n, K), Eqs. (23)-(24)."""
-        return self._intervals_codes(self._code_test(X))
-
-    def _predict_set_codes(self, codes):
-        lower, upper = self._intervals_codes(codes)
-        return maximality_intervals(lower, upper, self._cost())
-
-    def _scores_codes(self, codes):
-        lower, upper = self._intervals_codes(codes)
-        return -(lower + upper) @ self._cost().T  # minus the mid-point expected cost
+def threshold_sets(proba, threshold: float) -> np.ndarray:
+    """(n, K) bool: the most probable class if its probability is at least ``threshold``, else every class."""
+    proba = check_probabilities(proba, "proba")
+    check_scalar(threshold, "threshold", low=0.0, high=1.0)
+    sets = np.zeros(proba.shape, dtype=bool)
+    sets[np.arange(proba.shape[0]), np.argmax(proba, axis=1)] = True
+    sets[proba.max(axis=1) < threshold] = True
+    return sets

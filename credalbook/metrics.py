@@ -25,6 +25,11 @@ from scipy.optimize import brentq
 from credalbook._validation import check_array, check_scalar
 from credalbook.sets import check_targets_and_sets, set_sizes
 
+__all__ = ["QuadraticUtility", "quadratic_utility", "discounted_accuracy_scores",
+           "utility_discounted_accuracy_scores", "f_beta_set_scores", "recall_set_scores",
+           "discounted_accuracy", "utility_discounted_accuracy", "f_beta_set", "recall_set", "determinacy",
+           "average_set_size", "single_accuracy", "set_accuracy", "certainty_equivalent", "make_set_scorer"]
+
 Utility = Callable[[np.ndarray], np.ndarray]
 
 

@@ -5,6 +5,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+__all__ = ["critical_difference_diagram", "equal_performance_scatter"]
+
 
 def critical_difference_diagram(ranks: pd.Series, critical_difference: float, ax=None, title: str | None = None):
     """Demšar's diagram: mean ranks on an axis (best on the right), a bar of length CD, and

@@ -26,6 +26,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
 
+__all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_uncertainty", "cfs_merit",
+           "CFSSelector"]
+
 
 # ----------------------------------------------------------------------------------------------
 # entropies

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
+__all__ = ["VERDICTS", "paper_dir", "published_source", "published", "cite", "compare", "verdict_counts"]
+
 VERDICTS = ("agrees", "differs", "missing in book", "missing in paper")
 
 

@@ -13,6 +13,9 @@ import numpy as np
 
 from credalbook._validation import check_labels
 
+__all__ = ["row_counts", "check_set_matrix", "check_targets_and_sets", "set_sizes", "sets_from_lists",
+           "sets_to_lists", "singleton_sets", "vacuous_sets"]
+
 
 def row_counts(matrix: np.ndarray) -> np.ndarray:
     """Number of ``True`` per row of a boolean matrix, shape (n,).

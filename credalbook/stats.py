@@ -17,6 +17,9 @@ from scipy import stats as sps
 
 from credalbook._validation import check_array, check_consistent_length, check_scalar
 
+__all__ = ["TestResult", "wins_ties_losses", "wilcoxon_signed_rank", "paired_t_test", "mean_ranks",
+           "friedman_test", "nemenyi_critical_difference", "nemenyi_pairs"]
+
 
 @dataclass(frozen=True)
 class TestResult:

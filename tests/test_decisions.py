@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from credalbook import costs, decisions
 from credalbook.classifiers.naive_bayes import naive_counts
+from credalbook.classifiers.cost_sensitive import CostSensitiveNCC, idm_posterior_bounds
 
 TABLE_I = np.array([[0, 1, 2], [1, 0, 2], [4, 4, 0]], dtype=float)
 EX3_LOWER = np.array([[0.0, 0.3, 0.4]])
@@ -92,7 +93,7 @@ def test_optimal_set_with_p_discounted_costs_and_example_5():
 def test_idm_bounds_by_hand_and_limits():
     # one binary feature; class 0: n = 3 (x = 0 twice), class 1: n = 1 (x = 0 never)
     counts = naive_counts(np.array([[0], [0], [1], [1]]), np.array([0, 0, 0, 1]), 2, np.array([2]))
-    lower, upper = decisions.idm_posterior_bounds(counts, np.array([[0]]), s=1.0)
+    lower, upper = idm_posterior_bounds(counts, np.array([[0]]), s=1.0)
     # Eq. 23 for class 0: vertices p = (4/5, 1/5) and (3/5, 2/5); p̲(x|0) = 2/4, p̄(x|1) = 1/2
     candidates = [(a * 0.5) / (a * 0.5 + b * 0.5) for a, b in [(0.8, 0.2), (0.6, 0.4)]]
     assert lower[0, 0] == pytest.approx(min(candidates))
@@ -101,7 +102,7 @@ def test_idm_bounds_by_hand_and_limits():
     assert upper[0, 1] == pytest.approx(0.4 * 0.5 / (0.4 * 0.5 + 0.6 * 0.5))
     assert np.all(lower <= upper + 1e-12) and lower.sum() <= 1 + 1e-12 <= upper.sum() + 2e-12
     # s -> 0: bounds shrink to the naive Bayes posterior with maximum-likelihood estimates
-    lower, upper = decisions.idm_posterior_bounds(counts, np.array([[1]]), s=1e-9)
+    lower, upper = idm_posterior_bounds(counts, np.array([[1]]), s=1e-9)
     nb = np.array([3 * 1 / 3, 1 * 1 / 1]) / 4
     np.testing.assert_allclose(lower[0], nb / nb.sum(), atol=1e-6)
     np.testing.assert_allclose(upper[0], nb / nb.sum(), atol=1e-6)
@@ -112,10 +113,10 @@ def test_cost_sensitive_ncc_more_indeterminate_with_larger_s():
     X = rng.integers(0, 3, (200, 3))
     y = (X[:, 0] + rng.integers(0, 2, 200)) % 4
     cost = costs.ordinal_cost_matrix(4)
-    sizes = [decisions.CostSensitiveNCC(s=s, cost=cost).fit(X, y).predict_set(X).sum(axis=1).mean()
+    sizes = [CostSensitiveNCC(s=s, cost=cost).fit(X, y).predict_set(X).sum(axis=1).mean()
              for s in (0.01, 1, 10, 100)]
     assert sizes == sorted(sizes) and sizes[-1] > sizes[0]
-    model = decisions.CostSensitiveNCC(s=1, cost=cost).fit(X, y)
+    model = CostSensitiveNCC(s=1, cost=cost).fit(X, y)
     assert np.isin(model.predict(X), model.classes_).all()
 
 
@@ -146,10 +147,10 @@ class TestBadInput:
 
     def test_ncc(self):
         with pytest.raises(ValueError, match="s must be"):
-            decisions.CostSensitiveNCC(s=0).fit([[0], [1]], [0, 1])
+            CostSensitiveNCC(s=0).fit([[0], [1]], [0, 1])
         with pytest.raises(ValueError, match="NaiveCounts"):
-            decisions.idm_posterior_bounds({"class_counts": [1, 1]}, np.zeros((1, 1), int), 1.0)
-        model = decisions.CostSensitiveNCC(s=1, cost=np.ones((3, 3))).fit([[0], [1]], [0, 1])
+            idm_posterior_bounds({"class_counts": [1, 1]}, np.zeros((1, 1), int), 1.0)
+        model = CostSensitiveNCC(s=1, cost=np.ones((3, 3))).fit([[0], [1]], [0, 1])
         with pytest.raises(ValueError, match="classes"):
             model.predict_set([[0]])
 
@@ -163,6 +164,53 @@ def test_interval_approximation_is_more_cautious_than_exact_ncc(seed, s):
     rng = np.random.default_rng(seed)
     X = rng.integers(0, 3, (80, 3))
     y = (X[:, 0] + rng.integers(0, 2, 80)) % 3
-    approximate = decisions.CostSensitiveNCC(s=s).fit(X, y).predict_set(X)
+    approximate = CostSensitiveNCC(s=s).fit(X, y).predict_set(X)
     exact = NaiveCredalClassifier(s=s).fit(X, y).predict_set(X)
     assert np.all(approximate >= exact)
+
+
+class TestDecisionRules:
+    """The rules the classifiers decide with, on hand-worked cases."""
+
+    def test_undominated(self):
+        dominates = np.zeros((1, 3, 3), dtype=bool)
+        dominates[0, 0, 2] = True  # class 0 dominates class 2
+        np.testing.assert_array_equal(decisions.undominated(dominates), [[True, True, False]])
+        with pytest.raises(ValueError, match=r"\(\.\.\., K, K\)"):
+            decisions.undominated(np.zeros((2, 3)))
+
+    def test_interval_dominance(self):
+        lower, upper = np.array([[0.5, 0.2, 0.1]]), np.array([[0.7, 0.5, 0.3]])
+        np.testing.assert_array_equal(decisions.interval_dominance(lower, upper), [[True, True, False]])
+        touching = (np.array([[0.5, 0.2]]), np.array([[0.7, 0.5]]))
+        np.testing.assert_array_equal(decisions.interval_dominance(*touching), [[True, True]])
+        np.testing.assert_array_equal(decisions.interval_dominance(*touching, ties_dominate=True), [[True, False]])
+        with pytest.raises(ValueError, match="lower <= upper"):
+            decisions.interval_dominance([[0.6, 0.1]], [[0.5, 0.2]])
+
+    def test_idm_leaves_are_interval_dominance_on_counts(self):
+        from credalbook.classifiers.credal_tree import idm_undominated
+
+        counts = np.array([[5, 4, 3, 0]])
+        np.testing.assert_array_equal(idm_undominated(counts, 1.0), [[True, True, False, False]])
+        np.testing.assert_array_equal(idm_undominated(counts, 1.0, tie_dominates=True), [[True, False, False, False]])
+        np.testing.assert_array_equal(idm_undominated(counts, 2.0), [[True, True, True, False]])
+
+    def test_threshold_sets(self):
+        proba = np.array([[0.85, 0.15], [0.6, 0.4]])
+        np.testing.assert_array_equal(decisions.threshold_sets(proba, 0.8), [[True, False], [True, True]])
+        with pytest.raises(ValueError, match="threshold must be <= 1"):
+            decisions.threshold_sets(proba, 1.5)
+
+    def test_f_beta_sets_by_hand(self):
+        # E(1) = 0.5, E(2) = 2 (0.8) / 3 = 0.533, E(3) = 2 / 4 = 0.5 for beta = 1
+        np.testing.assert_allclose(decisions.expected_f_beta([[0.5, 0.3, 0.2]]), [[0.5, 1.6 / 3, 0.5]])
+        np.testing.assert_array_equal(decisions.f_beta_sets([[0.3, 0.5, 0.2]]), [[True, True, False]])
+
+
+def test_every_classifier_is_exported_from_the_package():
+    import credalbook.classifiers as classifiers
+
+    for name in classifiers.__all__:
+        assert getattr(classifiers, name).__module__.startswith("credalbook.classifiers")
+    assert {"NaiveCredalClassifier", "CostSensitiveNCC", "RejectionClassifier"} <= set(classifiers.__all__)

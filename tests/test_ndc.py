@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credalbook.classifiers.naive_bayes import NaiveBayes
-from credalbook.classifiers.ndc import NonDeterministicClassifier, expected_f_beta, ndc_sets
+from credalbook.classifiers.ndc import NonDeterministicClassifier
+from credalbook.decisions import expected_f_beta
+from credalbook.decisions import f_beta_sets as ndc_sets
 
 
 def test_hand_computed():

@@ -67,7 +67,7 @@ def test_two_classes_reduce_to_the_ncc_intervals():
     X, y = data(3, k=2)
     model = nd.NestedDichotomy(tree=(0, 1), s=2.0, cost=1 - np.eye(2)).fit(X, y)
     low, up = model.node_intervals(X)[0]
-    from credalbook.decisions import CostSensitiveNCC
+    from credalbook.classifiers import CostSensitiveNCC
 
     lower, upper = CostSensitiveNCC(s=2.0).fit(X, y).predict_intervals(X)
     np.testing.assert_allclose(low, lower[:, 0])

@@ -18,15 +18,9 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from credalbook.classifiers.cma import CredalModelAveraging
-from credalbook.classifiers.credal_tree import CredalDecisionTree
-from credalbook.classifiers.lncc import LazyNaiveCredalClassifier
-from credalbook.classifiers.naive_bayes import NaiveBayes
-from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.classifiers.ndc import NonDeterministicClassifier
-from credalbook.classifiers.nested_dichotomies import NestedDichotomy, NestedDichotomyForest
-from credalbook.classifiers.rejection import RejectionClassifier
-from credalbook.decisions import CostSensitiveNCC
+from credalbook.classifiers import (CostSensitiveNCC, CredalDecisionTree, CredalModelAveraging,
+                                    LazyNaiveCredalClassifier, NaiveBayes, NaiveCredalClassifier, NestedDichotomy,
+                                    NestedDichotomyForest, NonDeterministicClassifier, RejectionClassifier)
 from credalbook.experiments.protocols import clone_factory, cross_validate, stratified_folds
 from credalbook.metrics import make_set_scorer, utility_discounted_accuracy
 from credalbook.pipeline import SetPipeline, make_set_pipeline, predict_set

@@ -35,7 +35,10 @@ from scipy.special import gammaln, logsumexp
 
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.decisions import undominated
 from credalbook.discrete import MISSING
+
+__all__ = ["DOMINANCE_TOL", "log_marginal_likelihoods", "CredalModelAveraging"]
 
 #: tolerance on the log ratio: a class dominates only if the minimum log ratio exceeds it
 DOMINANCE_TOL = 1e-10
@@ -144,9 +147,7 @@ class CredalModelAveraging(CredalClassifierMixin):
         return out
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:
-        ratios = self._min_log_ratios(Xc)
-        dominated = (ratios > DOMINANCE_TOL).any(axis=1)  # some c1 dominates column c2
-        return ~dominated
+        return undominated(self._min_log_ratios(Xc) > DOMINANCE_TOL)
 
     def _scores_codes(self, Xc: np.ndarray) -> np.ndarray:
         t = 0.5 * (self.t_low + self.t_high)

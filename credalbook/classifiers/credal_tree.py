@@ -31,7 +31,11 @@ import numpy as np
 
 from credalbook._validation import check_array, check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.decisions import interval_dominance
 from credalbook.discrete import MISSING
+
+__all__ = ["idm_max_entropy_distribution", "idm_max_entropy", "imprecise_info_gain", "idm_undominated",
+           "CredalDecisionTree"]
 
 
 def idm_max_entropy_distribution(counts, s: float = 1.0) -> np.ndarray:
@@ -99,10 +103,8 @@ def idm_undominated(counts, s: float = 1.0, tie_dominates: bool = False) -> np.n
     if np.any(counts < 0):
         raise ValueError("counts must be non-negative")
     check_scalar(s, "s", low=0.0, low_inclusive=False)
-    top = counts.max(axis=-1, keepdims=True)
-    if tie_dominates:
-        return counts > top - s
-    return counts >= top - s
+    total = counts.sum(axis=-1, keepdims=True) + s
+    return interval_dominance(counts / total, (counts + s) / total, ties_dominate=tie_dominates)
 
 
 class CredalDecisionTree(CredalClassifierMixin):

@@ -29,6 +29,8 @@ from credalbook.discrete import MISSING
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_joint
 from credalbook.classifiers.ncc import dominance_matrix
 
+__all__ = ["overlap_distances", "neighbourhood_radii", "LazyNaiveCredalClassifier"]
+
 _BLOCK_ELEMENTS = 4_000_000
 
 

@@ -21,6 +21,8 @@ from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.discrete import MISSING
 
+__all__ = ["NaiveCounts", "naive_counts", "naive_bayes_log_joint", "NaiveBayes"]
+
 
 @dataclass(frozen=True)
 class NaiveCounts:

@@ -26,6 +26,9 @@ import numpy as np
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_joint, naive_counts
+from credalbook.decisions import undominated
+
+__all__ = ["dominance_matrix", "NaiveCredalClassifier"]
 
 _CHUNK_ELEMENTS = 2_000_000
 
@@ -189,7 +192,7 @@ class NaiveCredalClassifier(CredalClassifierMixin):
     def _predict_set_codes(self, Xc):
         # discrete test sets repeat patterns: decide each distinct row once
         rows, inverse = np.unique(Xc, axis=0, return_inverse=True)
-        return ~dominance_matrix(self.counts_, rows, self.s).any(axis=1)[inverse.ravel()]
+        return undominated(dominance_matrix(self.counts_, rows, self.s))[inverse.ravel()]
 
     def _scores_codes(self, Xc):
         return naive_bayes_log_joint(self.counts_, Xc, 1.0)

@@ -10,30 +10,11 @@ and NDC returns the top r* = argmax_r E(r) classes (the smallest such r on ties)
 """
 from __future__ import annotations
 
-import numpy as np
-
-from credalbook._validation import check_probabilities, check_scalar
+from credalbook._validation import check_scalar
 from credalbook.classifiers.base import ProbabilisticSetClassifier
+from credalbook.decisions import f_beta_sets
 
-
-def expected_f_beta(proba, beta: float = 1.0) -> np.ndarray:
-    """(n, K) expected F_β of predicting the top r = 1..K classes of each posterior row."""
-    proba = check_probabilities(proba, "proba")
-    check_scalar(beta, "beta", low=0.0, low_inclusive=False)
-    top = -np.sort(-proba, axis=1)
-    r = np.arange(1, proba.shape[1] + 1)
-    return (1 + beta**2) * np.cumsum(top, axis=1) / (beta**2 + r)
-
-
-def ndc_sets(proba, beta: float = 1.0) -> np.ndarray:
-    """(n, K) bool: the r* most probable classes maximising the expected F_β (del Coz & Bahamonde 2009)."""
-    proba = check_probabilities(proba, "proba")
-    expected = expected_f_beta(proba, beta)
-    r_star = np.argmax(expected >= expected.max(axis=1, keepdims=True) - 1e-12, axis=1) + 1
-    order = np.argsort(-proba, axis=1, kind="stable")
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(proba.shape[1])[None, :].repeat(proba.shape[0], 0), axis=1)
-    return rank < r_star[:, None]
+__all__ = ["NonDeterministicClassifier"]
 
 
 class NonDeterministicClassifier(ProbabilisticSetClassifier):
@@ -47,4 +28,4 @@ class NonDeterministicClassifier(ProbabilisticSetClassifier):
         check_scalar(self.beta, "beta", low=0.0, low_inclusive=False)
 
     def _sets_from_proba(self, proba):
-        return ndc_sets(proba, self.beta)
+        return f_beta_sets(proba, self.beta)

@@ -30,7 +30,12 @@ from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.costs import average_set_cost, check_cost_matrix
 from credalbook.classifiers.naive_bayes import naive_counts
-from credalbook.decisions import idm_posterior_bounds, maximal_from_lower, pairwise_cost_differences
+from credalbook.classifiers.cost_sensitive import idm_posterior_bounds
+from credalbook.decisions import maximal_from_lower, pairwise_cost_differences
+
+__all__ = ["leaves", "inner_nodes", "check_tree", "canonical", "count_dichotomies", "sample_dichotomy",
+           "count_ordered_dichotomies", "sample_ordered_dichotomy", "sample_dichotomies", "NestedDichotomy",
+           "NestedDichotomyForest"]
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ import numpy as np
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import ProbabilisticSetClassifier
 from credalbook.classifiers.ncc import NaiveCredalClassifier, dominance_matrix
+from credalbook.decisions import threshold_sets
+
+__all__ = ["RejectionClassifier", "ncc_rejection_sets", "rejection_example"]
 
 
 class RejectionClassifier(ProbabilisticSetClassifier):
@@ -31,10 +34,7 @@ class RejectionClassifier(ProbabilisticSetClassifier):
         check_scalar(self.threshold, "threshold", low=0.0, high=1.0)
 
     def _sets_from_proba(self, proba):
-        sets = np.zeros(proba.shape, dtype=bool)
-        sets[np.arange(proba.shape[0]), np.argmax(proba, axis=1)] = True
-        sets[proba.max(axis=1) < self.threshold] = True
-        return sets
+        return threshold_sets(proba, self.threshold)
 
 
 def ncc_rejection_sets(model: NaiveCredalClassifier, X, threshold: float) -> np.ndarray:

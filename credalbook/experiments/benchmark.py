@@ -44,6 +44,13 @@ from credalbook.experiments.registry import register
 from credalbook.metrics import discounted_accuracy_scores, utility_discounted_accuracy_scores
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer, missing_as_category
 
+__all__ = ["CREDAL", "CLASSIFIERS", "UTILITIES", "N_FOLDS", "NAME", "CI_DATASETS", "classifier",
+           "available_datasets", "load_dataset", "fold_indices", "set_scores", "discretised_fold",
+           "evaluate_fold", "PROFILES", "configs", "benchmark", "cost_order", "reproduce_incrementally",
+           "MEASURES", "dataset_means", "wide", "fold_assignment_errors", "median_utilities",
+           "median_determinacy", "rank_tables", "PER_DATASET_TABLES", "published_summaries",
+           "lncc_neighbourhoods", "VARIANTS", "variant_scores"]
+
 CREDAL = ("NCC", "LNCC", "CMA", "CDT")
 CLASSIFIERS = ("NBC",) + CREDAL
 UTILITIES = {"u50": 0.5, "u65": 0.65, "u80": 0.8}

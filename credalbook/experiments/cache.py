@@ -30,6 +30,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+__all__ = ["FORMAT", "LIBRARIES", "code_fingerprint", "encode", "decode", "canonical", "entry_key", "write",
+           "StaleEntry", "read", "warn_stale"]
+
 FORMAT = 1
 LIBRARIES = ("numpy", "scipy", "pandas", "scikit-learn")
 

@@ -24,6 +24,12 @@ from credalbook import certainty as cr
 from credalbook.experiments.grid import run_grid
 from credalbook.experiments.registry import register
 
+__all__ = ["PAPER_NAMES", "MISSING", "CLASSIFIERS", "TABLES", "PAPER_COLUMNS", "CI_DATASETS", "SEED", "FOLDS",
+           "make_classifier", "out_of_fold_proba", "certainty_row", "fold_averaged_row", "profile_datasets",
+           "certainty_experiment", "reliability_experiment", "book_table", "compare_table", "book_means",
+           "paper_means_on", "published_consistency", "sharpen", "gaussian_posterior_sample",
+           "temperature_sweep", "rank_correlations"]
+
 # book dataset name (credalbook.data, group aguilar2025) -> row name in the paper's Tables 2-5
 PAPER_NAMES = {
     "australian": "australian credit",

@@ -28,12 +28,17 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from credalbook._validation import check_array, check_scalar
-from credalbook.classifiers.base import check_discrete_X
+from credalbook.discrete import check_discrete_X
 from credalbook.classifiers.nested_dichotomies import NestedDichotomyForest
 from credalbook.costs import VARIANTS, ordinal_cost_matrix, set_costs
-from credalbook.decisions import CostSensitiveNCC
+from credalbook.classifiers.cost_sensitive import CostSensitiveNCC
 from credalbook.experiments.grid import run_grid, tidy
 from credalbook.experiments.registry import register
+
+__all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", "PROFILES",
+           "equal_frequency_codes", "fold_data", "ncc_fold", "table12_fold", "fig3_configs",
+           "table12_configs", "fig3", "table12", "table12_ordered", "summarise", "table12_summary",
+           "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range"]
 
 DATASETS = ("ERA", "ESL", "LEV")
 DISCRETISED = ("ERA", "ESL")

@@ -22,6 +22,8 @@ from tqdm import tqdm
 
 from credalbook.experiments import cache as entries
 
+__all__ = ["CacheTally", "cache_tally", "default_cache_dir", "run_grid", "tidy"]
+
 
 @dataclass
 class CacheTally:

@@ -38,6 +38,11 @@ from credalbook.experiments.registry import register
 from credalbook.metrics import utility_discounted_accuracy_scores
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer
 
+__all__ = ["SEED", "PROFILES", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artificial",
+           "artificial_summary", "ncc_binary_utility", "KRKP", "krkp_task", "krkp", "krkp_summary", "UCI",
+           "uci_datasets", "uci_scores", "uci_task", "uci", "uci_per_dataset", "REJECTION", "rejection_task",
+           "rejection", "uci_nbc_vs_ncc", "uci_summary", "ncc_vs_ndc"]
+
 SEED = 2012
 PROFILES = ("ci", "full")
 

@@ -31,6 +31,9 @@ from credalbook._validation import check_scalar
 from credalbook.discrete import encode_labels
 from credalbook.metrics import discounted_accuracy_scores, f_beta_set_scores, utility_discounted_accuracy_scores
 
+__all__ = ["stratified_folds", "downsample_split", "draw_naive_model", "sample_naive", "ModelOutput",
+           "evaluate_split", "standard_scores", "fold_means", "cross_validate", "clone_factory"]
+
 
 # ----------------------------------------------------------------------------------------------
 # splits

@@ -9,6 +9,8 @@ from typing import Callable
 
 import pandas as pd
 
+__all__ = ["EXPERIMENTS", "Experiment", "register", "discover", "run_experiment"]
+
 
 @dataclass(frozen=True)
 class Experiment:

@@ -15,6 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+__all__ = ["results_dir", "results_path", "DirtyTreeError", "git_state", "save_results", "provenance",
+           "load_results", "assert_matches_stored", "describe_run"]
+
 
 def results_dir() -> Path:
     from credalbook.book import repo_root

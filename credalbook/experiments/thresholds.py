@@ -47,6 +47,11 @@ from scipy.stats import norm
 from credalbook import costspace as cs
 from credalbook.experiments.registry import register
 
+__all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "PROFILES", "CI_DATASETS", "datasets", "binary_task",
+           "split", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
+           "study_configs", "thresholds_study", "by_model", "by_dataset", "by_model_and_gamma",
+           "split_tolerance", "COLOURS", "plot_cost_curves"]
+
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
 GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)

@@ -27,6 +27,18 @@ from credalbook.experiments import certainty as ex
 from credalbook.ledger.core import Finding, book_table, check, stored
 from credalbook.theory import certainty as th
 
+__all__ = ["printed_tables", "dataset_listing", "example_probabilities", "confident_first_row",
+           "hedged_first_row", "confident_example", "calibrated_posterior", "table6", "table6_folds_averaged",
+           "table1", "eq9_maximum_over_instances", "row_sums", "eq11_decomposition", "accuracy_decomposition",
+           "divergence_maximum_expression", "divergence_bound", "zero_divergence_zero_uncertainty",
+           "certainty_ratio_bounds", "ratio_one_complete_confidence", "penalizes_chance",
+           "low_true_probability_lowers_ratio", "confident_row_raises_ratio", "ideal_ratio_near_one",
+           "calibrated_low_ratio", "many_classes_flat", "datasets_count", "knn_divergence",
+           "tree_mean_divergence", "ratio_column_consistency", "high_ratio_accurate",
+           "uncertainty_accuracy_ranking", "tree_accuracy_below", "imcp_closer_share",
+           "imcp_closer_to_probabilistic_accuracy", "last_column_measure", "accuracy_overestimates",
+           "calibration_leaders", "tree_most_reliable", "forest_reliability_undermined", "findings"]
+
 RESULTS = stored("aguilar2025_certainty")
 EXPERIMENTS = "chapters/certainty/experiments"
 DATASETS = "chapters/datasets"

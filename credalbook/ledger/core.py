@@ -43,6 +43,11 @@ import numpy as np
 import pandas as pd
 import yaml
 
+__all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claims", "Finding", "Check",
+           "check", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
+           "BookTable", "BOOK_READING", "book_table", "table_rows", "COLUMNS", "book_frame", "fingerprint",
+           "evaluated", "ledger", "counts"]
+
 VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
 KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
 

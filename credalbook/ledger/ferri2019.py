@@ -26,6 +26,28 @@ from credalbook.experiments import thresholds as th
 from credalbook.ledger.core import Finding, book_table, check, stored
 from credalbook.theory import costspace as theory
 
+__all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4_curves", "fig7_cost_lines",
+           "theorem1_sample", "uniform_equivalence", "definition7_sample", "ferri_datasets", "table7",
+           "table8", "table5", "formula", "worst_test_optimal_loss", "cost_proportion", "spam_cost_ratio",
+           "fig1_train_optimal_line", "test_optimal_lower_envelope", "train_optimal_better_under_uncertainty",
+           "theorem1", "definition7_trapezoid", "bs_not_above_mae", "uncertainty_factor_two",
+           "uncertainty_increases_loss", "methods_can_swap", "prior_score_driven_optimal",
+           "fig4_certainty_dominates", "fig4_small_regions", "datasets_count", "models_count",
+           "models_learned", "fig6_points_per_model", "dataset_sizes", "score_driven_more_than_half",
+           "score_driven_exceptions", "table7_ibk10_exception", "nb_svm_poor_brier",
+           "high_bs_train_optimal_best", "means_favour_train_optimal", "rate_driven_small_gap",
+           "hardest_datasets", "table8_train_optimal_advantage", "table8_pairwise", "table8_clearest_wins",
+           "train_optimal_better_on_average", "rate_driven_better_on_harder", "table8_sorted",
+           "table8_caption_baselines", "fig5_monotone", "fig5_few_ranking_changes",
+           "fig5_best_uncertain_train", "fig5_worst_three_certain_train", "fig5_lowest_relative_increase",
+           "ibk1_train_optimal_not_flat", "low_uncertainty_train_optimal", "crisp_score_driven_flat",
+           "svmp_in_line", "svm_best_uncertain", "svm_second_worst_certain", "baselines_swapped",
+           "pi0pi1_under_quarter", "degradation", "test_optimal_doubles", "train_optimal_softened",
+           "train_optimal_degrades_more", "svm_most_obvious", "fig7_pruning_fewer_lines",
+           "fig7_svm_three_lines", "best_methods_all_certainty", "rate_driven_poor_in_general",
+           "extreme_probabilities_superior", "cl_helps_score_driven", "no_calibration_pattern",
+           "more_diverse", "rate_driven_worst", "train_optimal_often_suboptimal", "train_score_similar"]
+
 RESULTS = stored("ferri2019_thresholds")
 THEORY, CURVES, STUDY = "chapters/thresholds/theory", "chapters/thresholds/curves", "chapters/thresholds/study"
 BASELINES = th.BASELINES

@@ -26,6 +26,19 @@ from credalbook.ledger.report import chapter_slice, markdown_table
 from credalbook.reference import published
 from credalbook.theory import costs as theory
 
+__all__ = ["section", "table1", "table6", "table7", "table11", "table12", "table12_ordered", "complexity",
+           "example3_vertices", "example4_prediction", "utility_g_half", "table3_full_set",
+           "zero_one_symmetry", "discounted_accuracy", "proposition_1", "discounted_impossible",
+           "example5_dominated", "am_modifies_costs", "property3_example", "property2_sign",
+           "properties_2_3_singletons", "property4_example", "property5_example", "properties_4_10_equal",
+           "example7_property8_constant", "ha_condition", "power_mean_arithmetic", "power_mean_monotone",
+           "negative_order_zero", "translation_comparison", "geometric_convention", "p_discounted_basic",
+           "p_discounted_bounded", "p_discounted_context", "p_discounted_setting", "r_rewards_cautiousness",
+           "lev_discrete", "s_more_indeterminate", "intervals_conservative", "choquet", "fig3_r_orders",
+           "fig3_interior_minimum", "fig3_lev_beyond_10", "fig3_r01_less_marked", "fig3_mistake_averse_same",
+           "fig3_mistake_averse_smaller_s", "fig3_optimal_s_differs", "trees_outperform_ncc",
+           "table12_lev_ncc_bound"]
+
 TABLES_PAGE = "chapters/costs/tables"
 EXPERIMENTS_PAGE = "chapters/costs/experiments"
 LABELS = ("h", "b", "n")

@@ -22,6 +22,10 @@ from credalbook.experiments import benchmark as bm
 from credalbook.ledger.core import BOOK_READING, Finding, book_table, check, stored
 from credalbook.reference import published
 
+__all__ = ["paper_table", "with_weka_leaf_rule", "summary_frame", "per_dataset_frame", "flare_majorities",
+           "cdt_solar_flare", "scores", "ncc_benefits_most_from_selection",
+           "ncc_benefits_most_from_risk_aversion", "cdt_most_determinate_with_selection", "cell_differences"]
+
 RESULTS = stored(bm.NAME)
 CHAPTER = "chapters/benchmark/credal_comparison"
 PART = "III"

@@ -19,6 +19,17 @@ from scipy import stats as sps
 from credalbook.experiments import ncc as ex
 from credalbook.ledger.core import Finding, book_table, check, stored
 
+__all__ = ["paper_collection", "krkp_data", "artificial_by_size", "krkp_by_size", "artificial_table",
+           "artificial_table_means", "krkp_table1", "uci_table", "uci_table_from_appendix", "table11",
+           "table11_corrected", "rejection_table", "artificial_largest_size_determinacy",
+           "artificial_log_utility", "f1_of_vacuous_binary", "f1_vacuous_equivalent_accuracy",
+           "krkp_smallest_indeterminate", "krkp_smallest_ncc_utility", "krkp_smallest_nbc_accuracy",
+           "krkp_small_sets_advantage", "krkp_u60", "krkp_u80_advantage", "krkp_instances",
+           "krkp_binary_features", "krkp_class_balance", "uci_nbc_mostly_better", "uci_medians_rise",
+           "uci_u80_above_u65", "uci_cfs_more_similar", "uci_cfs_more_determinate", "uci_cfs_ncc_better",
+           "table11_rows_sum", "ndc_balanced", "ndc_significance", "ndc_determinacy_spread", "ndc_features",
+           "ndc_improvement", "rejection_vacuous", "rejection_nbc_t_wins", "rejection_ncc_t"]
+
 PART = "II"
 ARTIFICIAL_PAGE, KRKP_PAGE, UCI_PAGE, NDC_PAGE, REJECTION_PAGE = (
     f"chapters/ncc/{page}" for page in ("artificial", "krkp", "uci", "ndc", "rejection"))

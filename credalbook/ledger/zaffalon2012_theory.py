@@ -20,6 +20,25 @@ from credalbook.reference import published
 from credalbook.theory import betting, mbets
 from credalbook.theory import utility as ut
 
+__all__ = ["identical", "same_formula", "formula", "random_mean_binary", "vacuous_and_random_means",
+           "vacuous_variance", "theorem1_bounds", "sure_reward_strategies", "reward_matrix_shapes",
+           "linear_gap", "paper_utilities", "proposition1", "random_set_predictions",
+           "k_random_expected_accuracy", "discounted_accuracy_metric", "k_random_baseline",
+           "ncc_beats_nbc_share", "credal_beats_determinate_not_rare", "credal_almost_never_superior",
+           "u65_metric", "u65_reward_matrix", "pointwise_utility_matrix", "eq2_derived",
+           "eq2_quadratic_errors", "eq2_errors", "eq2_very_accurate", "certainty_equivalents",
+           "certainty_equivalent_range", "variance_equalities", "indeterminate_gap",
+           "indeterminate_second_moment", "delta_var_generic", "eq3_as_printed", "proposition2_delta_vars",
+           "proposition2", "proposition3_derived", "proposition3_printed", "binomial_pmf", "eq6_zero_terms",
+           "eq7_constant", "eq8_derivative", "d_limits", "exp_d_derivative", "log_more_classes_delay",
+           "exact_d_many_bets", "exp_risk_aversion_delays", "exp_risk_aversion_small_m", "mbets_worst_cells",
+           "error_grid", "mbets_error_below_1pct", "quadratic_family", "risk_aversion_grows_with_u_half",
+           "u80_utility", "u80_above_one", "reward_values", "u80_excess_never_used", "quadratic_utilities",
+           "quadratic_risk_aversion_grows", "chosen_u_halves", "exponential_cannot_fit", "u_halves_65_80",
+           "f1_between", "beta_two", "f2_rewards_more", "rival_beta", "f1_closer", "binary_gap",
+           "binary_u_half_rule", "table2", "table10", "table10_as_printed", "inversion_points_second_order",
+           "inversion_points_exact", "relative_error_shares", "claims_slice"]
+
 BETTING = "chapters/accuracy/betting"
 MBETS = "chapters/accuracy/mbets"
 CHOOSING = "chapters/accuracy/choosing_utility"

@@ -3,3 +3,5 @@
 Each module returns expressions and ``check_*`` functions that evaluate to ``True`` (or to
 the value the paper prints), so that tests assert them and chapters display them as math.
 """
+
+__all__: list[str] = []

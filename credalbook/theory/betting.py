@@ -22,6 +22,11 @@ from scipy.optimize import linprog
 
 from credalbook._validation import check_array, check_scalar
 
+__all__ = ["K_SYMBOL", "SIGMA", "THETA", "game_payoff_symbolic", "theorem1_derivation",
+           "check_theorem1_symbolic", "sure_reward_strategies", "betting_game_payoff", "GameSolution",
+           "solve_matrix_game", "theorem1_value_exact", "theorem1_table", "extended_reward_matrix",
+           "vacuous_random_moments"]
+
 K_SYMBOL = sp.Symbol("k", integer=True, positive=True)
 _INDEX = sp.Symbol("i", integer=True)
 SIGMA = sp.IndexedBase("sigma")

@@ -25,6 +25,15 @@ from scipy.optimize import minimize
 
 from credalbook._validation import check_scalar
 
+__all__ = ["EXAMPLE_LABELS", "EXAMPLE_Q", "PRINTED", "PRINTED_MATRICES", "example_matrices", "eq9_as_printed",
+           "worked_example", "row_sum_derivation", "check_row_sum_derivation",
+           "accuracy_decomposition_derivation", "check_accuracy_decomposition", "certainty_ratio_bounds",
+           "check_certainty_ratio_bounds", "mcc_counterexample", "divergence_derivation",
+           "divergence_maximum", "divergence_bound_given_counts", "check_divergence_vertices",
+           "numerical_divergence_search", "always_right_counterexample", "constant_guess_counterexample",
+           "lowered_true_class", "zero_divergence_counterexample", "symbolic_q",
+           "check_identities_exhaustively"]
+
 N, K = sp.symbols("n k", integer=True, positive=True)
 I, J, C = sp.symbols("i j c", integer=True, positive=True)
 T_BASE, Q_BASE = sp.IndexedBase("T"), sp.IndexedBase("Q")

@@ -13,6 +13,16 @@ from itertools import combinations, permutations
 import numpy as np
 import sympy as sp
 
+__all__ = ["CLASSES_EXAMPLE_1", "TABLE_I", "power_mean", "symbolic_discounted", "symbolic_p_discounted",
+           "symbolic_ha", "check_against_numeric", "utility_cost_exact", "check_table_iii_full_set",
+           "check_proposition_1", "examples_5_6", "power_mean_derivative_identity",
+           "check_power_mean_monotone", "check_power_mean_limits", "check_between_min_and_max",
+           "check_reward_two_classes", "check_reward_rightful_cautiousness", "check_permutation_invariance",
+           "ha_reward_condition", "check_ha_condition_erratum", "decision_boundaries", "TABLE_VI",
+           "TABLE_VII", "check_example_7", "table_ii_template", "derive_table_vii", "X_UTILITY",
+           "utility_conditions", "f_beta_utility", "zero_one_p_discounted_utility",
+           "check_geometric_mean_limit", "translation_comparison"]
+
 CLASSES_EXAMPLE_1 = ("h", "b", "n")
 TABLE_I = sp.Matrix([[0, 1, 2], [1, 0, 2], [4, 4, 0]])   # rows: prediction, columns: truth
 

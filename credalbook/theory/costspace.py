@@ -9,6 +9,17 @@ from __future__ import annotations
 
 import sympy as sp
 
+__all__ = ["AUC", "beta_parameters", "beta_parametrisation_pairs", "agree", "check_beta_parametrisation",
+           "lemma1_sides", "lemma1_check", "theorem1_contribution", "theorem2", "theorem3",
+           "check_theorems_2_3", "midpoint_condition", "check_midpoint_condition",
+           "score_driven_instance_contributions", "theorem4", "corollary1", "check_theorem4_corollary1",
+           "theorem5", "rate_driven_certain_loss", "corollary2", "check_theorem5_corollary2",
+           "optimal_hull_model", "theorem6_7", "optimal_pairs", "check_theorem6_7", "table3", "table4",
+           "prior_model", "random_model", "check_baselines", "cost_line_pairs",
+           "calibrated_score_driven_pair", "theorem5_endpoint_pairs", "rate_driven_uncertainty_cost",
+           "worst_optimal_loss", "random_model_mae", "mae_over_bs_counterexample",
+           "calibrated_mae_is_twice_bs"]
+
 c, chat, gamma = sp.symbols("c hat{c} gamma", nonnegative=True)
 pi0 = sp.Symbol("pi_0", positive=True)
 pi1 = 1 - pi0

@@ -19,6 +19,11 @@ from scipy.stats import binom
 from credalbook._validation import check_array, check_scalar
 from credalbook.theory.utility import A_RISK, X, _check_expr, exponential_utility, log_utility
 
+__all__ = ["M", "N", "L", "binomial_term", "binomial_term_as_printed", "exact_expected_utility_symbolic",
+           "second_order_expected_utility", "d_second_order", "inversion_points", "is_maximum", "UTILITIES",
+           "expected_utility_random", "expected_utility_random_approx", "mbets_table", "relative_error_grid",
+           "GRID_M_MAX", "GRID_N", "GRID_A", "book_error_grid", "summarise_relative_errors", "exact_argmax_d"]
+
 M = sp.Symbol("m", positive=True)
 N = sp.Symbol("n", positive=True)
 L = sp.Symbol("ell", integer=True, nonnegative=True)

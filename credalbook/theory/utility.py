@@ -21,6 +21,18 @@ import sympy as sp
 
 from credalbook._validation import check_scalar
 
+__all__ = ["X", "MU", "VAR", "N", "A_RISK", "EPS", "U_HALF", "quadratic_through", "log_utility",
+           "exponential_utility", "exponential_risk_aversions", "exponential_through", "f_beta_utility",
+           "f_beta_eq9", "absolute_risk_aversion", "taylor_second_order", "U_AT_MU",
+           "expected_taylor_polynomial", "eq2_relative_errors", "taylor_remainder", "discrete_gamble",
+           "eq2_error", "generic_quadratic", "proposition1_gap", "check_proposition1", "OutcomeModel",
+           "generic_outcome_model", "variance_identities", "delta_var", "eq3_rhs", "check_eq3",
+           "proposition2_delta_var", "vacuous_when_indeterminate", "proposition3_delta_var",
+           "check_proposition3", "example1_models", "example1_differences", "example1_solved",
+           "PRINTED_SECTION9", "check_printed_utilities", "quadratic_maximum",
+           "certainty_equivalent_quadratic", "fbeta_vs_quadratic", "fbeta_sign", "sizes_where_not_closer",
+           "utility_curves", "TABLE10_PREDICTIONS", "table10", "table10_exact", "binary_credal_minus_precise"]
+
 X = sp.Symbol("x", nonnegative=True)          # discounted-accuracy reward, in [0, 1]
 MU = sp.Symbol("mu", nonnegative=True)        # E[h]
 VAR = sp.Symbol("sigma^2", nonnegative=True)  # Var[h]
