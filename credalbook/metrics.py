@@ -28,7 +28,7 @@ from credalbook.sets import check_targets_and_sets, set_sizes
 __all__ = ["QuadraticUtility", "quadratic_utility", "discounted_accuracy_scores",
            "utility_discounted_accuracy_scores", "f_beta_set_scores", "recall_set_scores",
            "discounted_accuracy", "utility_discounted_accuracy", "f_beta_set", "recall_set", "determinacy",
-           "average_set_size", "single_accuracy", "set_accuracy", "certainty_equivalent", "make_set_scorer"]
+           "average_set_size", "single_accuracy", "set_accuracy", "certainty_equivalent"]
 
 Utility = Callable[[np.ndarray], np.ndarray]
 
@@ -201,30 +201,3 @@ def certainty_equivalent(y_true, y_set, u=0.65) -> float:
     if isinstance(utility, QuadraticUtility):
         return float(utility.inverse(value))
     return float(brentq(lambda x: float(utility(np.asarray(x))) - value, 0.0, 1.0, xtol=1e-14))
-
-
-def _class_indices(estimator, y) -> np.ndarray:
-    classes = list(getattr(estimator, "classes_"))
-    index = {c.item() if isinstance(c, np.generic) else c: k for k, c in enumerate(classes)}
-    try:
-        return np.array([index[v.item() if isinstance(v, np.generic) else v] for v in np.asarray(y)])
-    except KeyError as error:
-        raise ValueError(f"label {error.args[0]!r} is not one of the estimator's classes {classes}") from None
-
-
-def make_set_scorer(metric: Callable, **kwargs) -> Callable:
-    """A scikit-learn scorer ``scorer(estimator, X, y)`` of set-valued predictions.
-
-    ``y`` holds labels from ``estimator.classes_``; they are mapped to indices before
-    ``metric(y_true, predict_set(estimator, X), **kwargs)`` is evaluated, where
-    :func:`credalbook.pipeline.predict_set` reaches a credal classifier through a Pipeline (and
-    takes a precise classifier's prediction as a singleton). Usable as
-    ``cross_val_score(..., scoring=make_set_scorer(utility_discounted_accuracy, u=0.8))``.
-    """
-    from credalbook.pipeline import predict_set
-
-    def scorer(estimator, X, y):
-        return metric(_class_indices(estimator, y), predict_set(estimator, X), **kwargs)
-
-    scorer.__name__ = f"{metric.__name__}_scorer"
-    return scorer

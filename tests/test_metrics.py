@@ -15,7 +15,6 @@ from credalbook.metrics import (
     discounted_accuracy_scores,
     f_beta_set,
     f_beta_set_scores,
-    make_set_scorer,
     quadratic_utility,
     recall_set,
     set_accuracy,
@@ -103,20 +102,6 @@ def test_callable_utility_is_looked_up():
     log_utility = lambda x: np.log1p(x) / np.log(2)  # noqa: E731 - concave, u(0)=0, u(1)=1
     np.testing.assert_allclose(utility_discounted_accuracy_scores(Y_TRUE, Y_SET, log_utility),
                                log_utility(np.array([1, 0, 0.5, 1 / 3])))
-
-
-def test_scorer_maps_labels_through_classes():
-    class Fixed(BaseEstimator):
-        classes_ = np.array(["a", "b", "c"])
-
-        def predict_set(self, X):
-            return Y_SET
-
-    scorer = make_set_scorer(utility_discounted_accuracy, u=0.65)
-    labels = np.array(["a", "b", "c", "a"])
-    assert scorer(Fixed(), None, labels) == pytest.approx(utility_discounted_accuracy(Y_TRUE, Y_SET, 0.65))
-    with pytest.raises(ValueError, match="not one of the estimator's classes"):
-        scorer(Fixed(), None, np.array(["a", "b", "z", "a"]))
 
 
 @st.composite

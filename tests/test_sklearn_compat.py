@@ -22,7 +22,8 @@ from credalbook.classifiers import (CostSensitiveNCC, CredalDecisionTree, Credal
                                     LazyNaiveCredalClassifier, NaiveBayes, NaiveCredalClassifier, NestedDichotomy,
                                     NestedDichotomyForest, NonDeterministicClassifier, RejectionClassifier)
 from credalbook.experiments.protocols import clone_factory, cross_validate, stratified_folds
-from credalbook.metrics import make_set_scorer, utility_discounted_accuracy
+from credalbook.metrics import utility_discounted_accuracy
+from credalbook.scoring import make_set_scorer
 from credalbook.pipeline import SetPipeline, make_set_pipeline, predict_set
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer
 
