@@ -362,9 +362,11 @@ SOURCES = ("repository", "mirror", "package", "cache")
 """Where :func:`load` looks, in this order (see the module docstring)."""
 
 
-def repository_dir() -> Path:
-    """The book's own copy of the data: ``data/raw/`` of the checkout (absent from an installed wheel)."""
-    return Path(__file__).resolve().parent.parent / "data" / "raw"
+def repository_dir() -> Path | None:
+    """The book's own copy of the data: ``data/raw/`` of the checkout; None for a package installed
+    without the book's repository."""
+    checkout = Path(__file__).resolve().parent.parent
+    return checkout / "data" / "raw" if (checkout / "_toc.yml").is_file() else None
 
 
 def mirror_dir() -> Path | None:
@@ -384,7 +386,7 @@ def cache_dir() -> Path:
 def source_folder(source: str) -> tuple[Path | None, str]:
     """The folder of a folder source (``repository``, ``mirror``, ``cache``) and how to change it."""
     if source == "repository":
-        return repository_dir(), "the checkout's data/raw"
+        return repository_dir(), "the book's data/raw, present in a clone of its repository"
     if source == "mirror":
         return mirror_dir(), "set CREDALBOOK_DATA_MIRROR"
     if source == "cache":

@@ -1,0 +1,63 @@
+"""The package without the book: a wheel holds the library and its dataset registry, not the book's
+data, and works from a folder that is no checkout (classifiers, scorers, the data layer's own errors)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from credalbook.book import repo_root
+
+ROOT = repo_root()
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(folder), str(ROOT)], check=True, capture_output=True)
+    (path,) = folder.glob("credalbook-*.whl")
+    return path
+
+
+def test_the_wheel_holds_the_library_and_the_registry_not_the_book(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "credalbook/datasets.csv" in names and "credalbook/classifiers/ncc.py" in names
+    assert not [n for n in names if n.startswith(("data/", "chapters/", "tests/"))]
+    metadata = next(n for n in names if n.endswith("METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "Requires-Dist: scikit-learn" in text and "Requires-Dist: pyyaml" in text
+    assert "jupyter-book" not in text.split("Provides-Extra: book")[0]  # the book's tools are an extra
+
+
+def test_the_library_works_outside_a_checkout(wheel, tmp_path):
+    unpacked = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    script = """
+import numpy as np
+from sklearn.datasets import load_iris
+from sklearn.model_selection import cross_val_score
+from credalbook.classifiers import NaiveCredalClassifier
+from credalbook.pipeline import make_set_pipeline
+from credalbook.preprocessing import MDLDiscretizer
+from credalbook.scoring import get_scorer
+from credalbook import data
+X, y = load_iris(return_X_y=True)
+scores = cross_val_score(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier()), X, y, scoring=get_scorer("u65"))
+assert np.all(np.isfinite(scores)), scores
+assert data.repository_dir() is None
+try:
+    data.load("iris")
+except data.DatasetNotFoundError as error:
+    assert "credalbook fetch NAME" in str(error), error
+else:
+    raise AssertionError("iris loaded without the book's data")
+print("ok", data.__file__)
+"""
+    env = {"PYTHONPATH": str(unpacked), "CREDALBOOK_DATA_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.startswith("ok") and str(unpacked) in out.stdout
