@@ -6,7 +6,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 from credalbook import stats
-from credalbook.plots import critical_difference_diagram, equal_performance_scatter
+from credalbook.display import CriticalDifferenceDisplay
+from credalbook.plots import equal_performance_scatter
 
 
 def test_wins_ties_losses():
@@ -64,8 +65,8 @@ def test_nemenyi_pairs_and_diagram():
     pairs = stats.nemenyi_pairs(scores)
     row = pairs[(pairs["first"] == "good") & (pairs["second"] == "bad")].iloc[0]
     assert row["significant"] and row["better"] == "good"
-    ax = critical_difference_diagram(stats.mean_ranks(scores), row["critical_difference"])
-    assert ax.texts
+    display = CriticalDifferenceDisplay.from_scores(scores)
+    assert display.critical_difference == pytest.approx(row["critical_difference"]) and display.ax_.texts
     equal_performance_scatter([0.1, 0.2], [0.2, 0.1], labels=["a", "b"])
 
 

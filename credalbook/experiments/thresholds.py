@@ -50,7 +50,7 @@ from credalbook.experiments.registry import register
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "PROFILES", "CI_DATASETS", "datasets", "binary_task",
            "split", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
            "study_configs", "thresholds_study", "by_model", "by_dataset", "by_model_and_gamma",
-           "split_tolerance", "COLOURS", "plot_cost_curves"]
+           "split_tolerance"]
 
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
@@ -439,29 +439,3 @@ def _pairwise(frame: pd.DataFrame) -> pd.DataFrame:
 def _summary(frame: pd.DataFrame, key: str) -> pd.DataFrame:
     cols = ["AUC", "BS", "CL", "RL", *METHODS, "sc_vs_tr", "rd_vs_tr"]
     return _pairwise(frame).groupby(key, sort=True)[cols].mean().reset_index()
-
-
-# ---------------------------------------------------------------------------------------- figures
-
-COLOURS = {"test-optimal": "tab:green", "train-optimal": "tab:blue", "score-driven": "tab:red",
-           "rate-driven": "tab:purple"}
-
-
-def plot_cost_curves(ax, y_train, s_train, y_test, s_test, methods=METHODS, gammas=(np.inf, 0.0), title: str = "",
-                     cost_lines: bool = False, n_grid: int = 1001):
-    """Expected cost curves K_γ(c) of the given methods (solid γ = ∞, dashed otherwise), the
-    expected loss in the legend (Figs. 1, 3, 4, 7 of Ferri et al. 2019)."""
-    grid = np.linspace(0.0, 1.0, n_grid)
-    if cost_lines:
-        lines = cs.cost_lines(y_test, s_test)
-        for l, k in zip(lines.intercept, lines.slope):
-            ax.plot([0, 1], [l, l + k], color="0.85", lw=0.6, zorder=0)
-    for method in methods:
-        sel = cs.threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train)
-        for gamma in gammas:
-            label = f"{method}, γ={'∞' if gamma == np.inf else f'{gamma:g}'}: {sel.loss(gamma):.3f}"
-            ax.plot(grid, sel.curve(gamma, grid), color=COLOURS.get(method, "k"),
-                    ls="-" if gamma == np.inf else "--", lw=1.4, label=label)
-    ax.set(xlim=(0, 1), ylim=(0, 1), xlabel="cost proportion c", ylabel="expected loss", title=title)
-    ax.legend(fontsize=7, loc="upper right")
-    return ax
