@@ -50,6 +50,7 @@ __all__ = ["TIES", "ground_truth_matrix", "predicted_classes", "prediction_matri
            "certainty_report", "measure_table", "hellinger_scores", "mcp_curve", "imcp_curve", "mcp_score",
            "imcp_score", "brier_score", "log_loss", "expected_calibration_error", "reliability_table"]
 
+#: How ties of the top probability count in the certainty decomposition: the first class only, or all tied classes.
 TIES = ("first", "all")
 
 
@@ -442,7 +443,7 @@ def log_loss(y_true, proba, *, eps: float = 1e-15, atol: float = 1e-6) -> float:
 
 
 def expected_calibration_error(y_true, proba, *, n_bins: int = 10, atol: float = 1e-6) -> float:
-    """Confidence ECE: sum over equal-width bins of |accuracy - mean top probability| weighted by bin share."""
+    """Confidence ECE: the absolute difference of accuracy and mean top probability in equal-width bins, weighted by bin share."""
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
     table = reliability_table(y_true, proba, n_bins=n_bins, atol=atol)

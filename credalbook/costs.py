@@ -14,19 +14,18 @@ Conventions (the paper's, Section II):
 
 Rules (``extended_cost_matrix(cost, rule, **params)``):
 
-``"discounted"``         Def. 3, Eq. (10): the mean of the determinate costs of the set's members.
-``"utility"``            Table III: 0/1 costs, :math:`1 - g(1/|\\hat Y|)` when the truth is in the
-                          set (g quadratic with :math:`g(1/2) = u`, Eq. (8)), 1 otherwise.
-``"f_beta"``             Table IV: :math:`1 - F_\\beta` with precision :math:`1/|\\hat Y|`, recall 1.
-``"ha"``                 Table IX: Ha's class-selective rejection,
-                          :math:`\\eta(y)[y\\notin\\hat Y] + \\delta(|\\hat Y| - 1)`.
-``"abellan_masegosa"``   Section V-c: :math:`\\log|\\hat Y|` if the truth is in the set, else
-                          :math:`\\log K\\,(\\max_{\\hat y\\in\\hat Y} c_{\\hat y}(y)/(K-1) + 1)`.
-``"generalized_mean"``   Eq. (12)-(13): the generalised (power) mean of order p of the members'
-                          costs, with an optional translation ``epsilon`` for p < 0.
-``"p_discounted"``       Eqs. (14)-(16): order 1 - r for every truth ("cautious",
-                          cautiousness seeking) or order 1 - r inside / 1 + r outside the set
-                          ("mistake_averse").
+- ``"discounted"``: Def. 3, Eq. (10), the mean of the determinate costs of the set's members.
+- ``"utility"``: Table III, 0/1 costs, :math:`1 - g(1/|\\hat Y|)` when the truth is in the set
+  (g quadratic with :math:`g(1/2) = u`, Eq. (8)), 1 otherwise.
+- ``"f_beta"``: Table IV, :math:`1 - F_\\beta` with precision :math:`1/|\\hat Y|`, recall 1.
+- ``"ha"``: Table IX, Ha's class-selective rejection,
+  :math:`\\eta(y)[y\\notin\\hat Y] + \\delta(|\\hat Y| - 1)`.
+- ``"abellan_masegosa"``: Section V-c, :math:`\\log|\\hat Y|` if the truth is in the set, else
+  :math:`\\log K\\,(\\max_{\\hat y\\in\\hat Y} c_{\\hat y}(y)/(K-1) + 1)`.
+- ``"generalized_mean"``: Eqs. (12)-(13), the generalised (power) mean of order p of the
+  members' costs, with an optional translation ``epsilon`` for p < 0.
+- ``"p_discounted"``: Eqs. (14)-(16), order 1 - r for every truth (``"cautious"``, cautiousness
+  seeking) or order 1 - r inside / 1 + r outside the set (``"mistake_averse"``).
 """
 from __future__ import annotations
 
@@ -50,8 +49,11 @@ __all__ = ["MAX_CLASSES_EXTENDED", "RULES", "VARIANTS", "TOL", "check_cost_matri
 MAX_CLASSES_EXTENDED = 16
 """Largest K for which the full extended matrix (2^K - 1 rows) is built."""
 
+#: The rules that extend determinate costs to sets of classes (see the module docstring).
 RULES = ("discounted", "utility", "f_beta", "ha", "abellan_masegosa", "generalized_mean", "p_discounted")
+#: The two variants of p-discounted costs (Eqs. 15-16).
 VARIANTS = ("cautious", "mistake_averse")
+#: Tolerance of the property checks on cost matrices.
 TOL = 1e-9
 
 
@@ -277,7 +279,7 @@ def average_set_cost(cost, y_true, y_set, rule: str = "p_discounted", **params) 
 
 
 def ordinal_cost_matrix(n_classes: int, norm: float = 1.0) -> np.ndarray:
-    """ℓ_k ordinal costs |i - j|^norm between ranked classes (Section VII-A; ℓ1 for norm = 1)."""
+    """ℓ_k ordinal costs :math:`|i - j|^{norm}` between ranked classes (Section VII-A; ℓ1 for norm = 1)."""
     check_scalar(n_classes, "n_classes", low=2, integer=True)
     check_scalar(norm, "norm", low=0, low_inclusive=False)
     ranks = np.arange(n_classes, dtype=float)
@@ -287,6 +289,7 @@ def ordinal_cost_matrix(n_classes: int, norm: float = 1.0) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # properties 1-10 (Section IV)
 # --------------------------------------------------------------------------------------------
+#: Properties 1-10 of Yang et al. (2017), Section IV, by number.
 PROPERTY_NAMES = {
     1: "possibility of indeterminate predictions",
     2: "indeterminacy permissiveness",
@@ -364,7 +367,7 @@ def check_properties(subset_list, matrix, properties=tuple(range(1, 11))) -> dic
     """Check Properties 1-10 of Yang et al. (2017), Section IV, on an extended cost matrix.
 
     The determinate costs are the singleton rows. Properties 2 and 3 concern indeterminate
-    predictions (|Y| >= 2; on singletons c_Y equals its discounted cost); Property 2 is read as
+    predictions (:math:`|Y| \\ge 2`; on singletons c_Y equals its discounted cost); Property 2 is read as
     "c_Y is not element-wise >= its discounted cost" (the necessary condition of Proposition 1;
     the printed sign is discussed in the chapter's errata). Comparisons use a tolerance 1e-9.
     """

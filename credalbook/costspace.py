@@ -41,6 +41,7 @@ __all__ = ["METHODS", "CostLines", "cost_lines", "loss", "ThresholdSelection", "
            "monte_carlo_cost_curve", "brier_score", "mean_absolute_error", "auc", "pav_calibrate",
            "brier_decomposition"]
 
+#: The threshold choice methods of Ferri et al. (2019), Sect. 4.
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven", "score-uniform", "rate-uniform")
 _NEEDS_UNIT_SCORES = ("score-driven", "score-uniform")
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
@@ -436,7 +437,7 @@ def brier_score(y, s) -> float:
 
 
 def mean_absolute_error(y, s) -> float:
-    """MAE = mean |y − s| = π0 s̄0 + π1 (1 − s̄1) for scores in [0, 1] (FHF Corollary 1)."""
+    """MAE = mean :math:`|y - s|` = π0 s̄0 + π1 (1 − s̄1) for scores in [0, 1] (FHF Corollary 1)."""
     labels, scores = _check_sample(y, s, "y", "s", unit=True)
     return float(np.mean(np.abs(labels - scores)))
 

@@ -26,9 +26,10 @@ from sklearn.utils.validation import column_or_1d, validate_data
 
 __all__ = ["MISSING", "MAX_CODE", "categorical_codes", "check_discrete_X", "encode_labels", "validated_input"]
 
+#: The code of a missing value in a coded feature matrix.
 MISSING = -1
+#: Codes of numeric columns must stay below max(MAX_CODE, 10 n): count tables have one row per code.
 MAX_CODE = 100_000
-"""Codes of numeric columns must stay below max(MAX_CODE, 10 n): count tables have one row per code."""
 
 
 def _column_codes(values, name: str) -> np.ndarray:

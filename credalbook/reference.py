@@ -25,6 +25,7 @@ import yaml
 
 __all__ = ["VERDICTS", "paper_dir", "published_source", "published", "cite", "compare", "verdict_counts"]
 
+#: The verdicts of a :func:`compare` cell: within its tolerance, beyond it, or missing on one side.
 VERDICTS = ("agrees", "differs", "missing in book", "missing in paper")
 
 

@@ -33,7 +33,9 @@ import pandas as pd
 __all__ = ["FORMAT", "LIBRARIES", "code_fingerprint", "encode", "decode", "canonical", "entry_key", "write",
            "StaleEntry", "read", "warn_stale"]
 
+#: The version of the entries' layout; entries of another format are recomputed.
 FORMAT = 1
+#: Libraries whose versions enter the code fingerprint (their results enter the tasks').
 LIBRARIES = ("numpy", "scipy", "pandas", "scikit-learn")
 
 

@@ -81,7 +81,7 @@ def downsample_split(y, size: int, *, seed: int = 0, sample: int = 0) -> tuple[n
 # artificial data (§9.1.1)
 # ----------------------------------------------------------------------------------------------
 def draw_naive_model(rng: np.random.Generator, n_features: int = 10, min_gap: float = 0.1) -> np.ndarray:
-    """(n_features, 2) chances θ_{i,c} = P(A_i = 1 | C = c), uniform subject to |θ_{i,1} − θ_{i,2}| ≥ ``min_gap``.
+    """(n_features, 2) chances θ_{i,c} = P(A_i = 1 | C = c), uniform subject to :math:`|\\theta_{i,1} - \\theta_{i,2}| \\ge` ``min_gap``.
 
     Drawn by rejection, feature by feature (§9.1.1 of 000, §8 of 001).
     """

@@ -19,6 +19,7 @@ class Experiment:
     description: str
 
 
+#: Every registered experiment, by name (filled by :func:`register`, all of them after :func:`discover`).
 EXPERIMENTS: dict[str, Experiment] = {}
 
 

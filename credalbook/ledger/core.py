@@ -48,7 +48,9 @@ __all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claim
            "BookTable", "BOOK_READING", "book_table", "table_rows", "COLUMNS", "book_frame", "fingerprint",
            "evaluated", "ledger", "counts"]
 
+#: The verdicts of the ledger, in the order of the reports (see the module docstring).
 VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
+#: The kinds of claims: each has its verdict rule in :func:`judge`.
 KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
 
 
@@ -61,6 +63,7 @@ class Paper:
     reference: str
 
 
+#: The five source papers by key (the two versions of Zaffalon, Corani & Mauá count as two).
 PAPERS = {
     "zaffalon2012": Paper("zaffalon2012", "Zaffalon, Corani & Mauá (2012)",
                           "M. Zaffalon, G. Corani and D. Mauá, Evaluating credal classifiers by utility-discounted "
@@ -231,6 +234,7 @@ class Check:
     wants_claim: bool = False
 
 
+#: Every registered check, by name (filled by :func:`check`, all of them after :func:`discover`).
 CHECKS: dict[str, Check] = {}
 
 
@@ -430,6 +434,7 @@ class BookTable:
     evidence: str = field(default="")
 
 
+#: Every registered builder of a published table, by (table, reading).
 TABLES: dict[tuple[str, str], BookTable] = {}
 BOOK_READING = "book"
 
