@@ -70,7 +70,8 @@ def _data():
 
 
 CREDAL = [NaiveCredalClassifier(), LazyNaiveCredalClassifier(k_start=10, k_step=10, max_steps=5),
-          CredalModelAveraging(), CredalDecisionTree()]
+          CredalModelAveraging(), CredalDecisionTree(), CostSensitiveNCC(), NestedDichotomy(random_state=0),
+          NestedDichotomyForest(n_trees=5, random_state=0)]
 
 
 @pytest.mark.parametrize("classifier", CREDAL, ids=lambda c: type(c).__name__)

@@ -436,6 +436,7 @@ class BookTable:
 
 #: Every registered builder of a published table, by (table, reading).
 TABLES: dict[tuple[str, str], BookTable] = {}
+#: The reading of a published table that follows the book's conventions (the one counted).
 BOOK_READING = "book"
 
 
@@ -543,6 +544,7 @@ def _paper_of(name: str) -> str:
 # The whole ledger
 # ----------------------------------------------------------------------------------------------
 
+#: The columns of the ledger table, in order.
 COLUMNS = ["id", "paper", "part", "section", "kind", "statement", "published", "book", "difference", "tolerance",
            "verdict", "evidence", "detail", "chapter", "also", "note", "entry"]
 

@@ -12,6 +12,7 @@ from credalbook.ledger.core import PAPERS, VERDICTS, counts, ledger
 __all__ = ["PARTS", "markdown_table", "part_counts", "part_summary", "table_summary", "report",
            "chapter_slice", "errata"]
 
+#: The Parts of the book by number, with their titles.
 PARTS = {"I": "Utility-discounted accuracy", "II": "Naive Bayes vs the naive credal classifier",
          "III": "Comparing credal classifiers", "IV": "The costs of indeterminacy", "V": "The certainty ratio",
          "VI": "Decision thresholds under uncertain operating conditions"}
