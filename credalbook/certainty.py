@@ -41,7 +41,7 @@ from typing import Callable
 
 import numpy as np
 
-from credalbook._validation import check_consistent_length, check_labels, check_probabilities
+from credalbook._validation import check_consistent_length, check_labels, check_probabilities, check_scalar
 
 __all__ = ["TIES", "ground_truth_matrix", "predicted_classes", "prediction_matrix", "split_probabilities",
            "confusion_matrix", "probabilistic_confusion_matrix", "certainty_decomposition", "accuracy_of",
@@ -250,6 +250,8 @@ def measure_of(matrix, measure="accuracy", *, zero_division=0.0) -> float:
 def ratio(psi_s: float, psi_u: float, *, zero_division=0.0) -> float:
     """psi(S) / (psi(S) + psi(U)) (Eq. 21), ``zero_division`` (or an error) when the sum is 0."""
     zero_division = _check_zero_division(zero_division)
+    check_scalar(psi_s, "psi_s")
+    check_scalar(psi_u, "psi_u")
     total = psi_s + psi_u
     if total == 0:
         if zero_division == "raise":

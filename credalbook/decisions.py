@@ -193,7 +193,7 @@ def interval_dominance(lower, upper, *, ties_dominate: bool = False) -> np.ndarr
     ``ties_dominate``: a lower probability equal to k's upper one also drops k (the closed-set
     reading of an open credal set, e.g. Weka-IP's credal tree leaves).
     """
-    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    lower, upper = check_array(lower, "lower"), check_array(upper, "upper")
     if lower.shape != upper.shape or np.any(lower > upper):
         raise ValueError("lower and upper must have the same shape with lower <= upper")
     best_lower = lower.max(axis=-1, keepdims=True)

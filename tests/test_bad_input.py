@@ -11,7 +11,7 @@ import pytest
 
 import pandas as pd
 
-from credalbook import certainty, costs, costspace, metrics, stats
+from credalbook import certainty, costs, costspace, decisions, metrics, stats
 
 SETS = np.array([[True, False], [True, True]])
 PROBA = np.array([[0.7, 0.3], [0.2, 0.8]])
@@ -100,6 +100,9 @@ def test_score_metrics(function, case):
     (lambda: costspace.loss(BINARY, SCORES, np.nan, 0.5), "t contains NaN"),
     (lambda: stats.friedman_test(pd.DataFrame(np.arange(15.0).reshape(5, 3)), alpha=5), "alpha must be < 1"),
     (lambda: costspace.brier_decomposition(BINARY, np.array([0.2, 1.5, 0.4, 0.6])), r"\[0, 1\]"),
+    (lambda: certainty.ratio(np.nan, 0.5), "psi_s must be finite"),
+    (lambda: decisions.interval_dominance([[np.nan, 0.2]], [[0.5, 0.5]]), "lower contains NaN"),
+    (lambda: decisions.threshold_sets(np.array([[0.6, 0.4]]), np.nan), "threshold must be finite"),
 ])
 def test_parameters(call, match):
     with warnings.catch_warnings():
