@@ -35,7 +35,7 @@ __all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root",
            "ExecutionResult", "failure_summary", "execute_chapter", "execute_all", "render", "status_page",
            "warm_ledger", "build"]
 
-PROFILES = ("ci", "full")
+from credalbook.experiments.registry import PROFILES, check_profile  # noqa: E402  (the one declaration)
 STATUS_PAGE = "chapters/status"
 """The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""
 KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib", "scikit-posthocs",
@@ -132,8 +132,8 @@ def check_parameters(root: Path, entry: str, given: dict[str, Any]) -> dict[str,
         if name not in declared:
             raise ValueError(f"{entry} declares no parameter {name!r}; its parameters: "
                              f"{', '.join(declared) or 'none'}")
-        if name == "profile" and value not in PROFILES:
-            raise ValueError(f"profile must be one of {PROFILES}, got {value!r}")
+        if name == "profile":
+            check_profile(value)
         default = declared[name]
         expected = (int, float) if isinstance(default, float) else type(default)
         if default is not None and (not isinstance(value, expected) or isinstance(value, bool) != isinstance(default, bool)):
@@ -447,8 +447,7 @@ def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = No
     Raises :class:`BuildError` when a chapter fails (after every chapter has run, so that one
     build reports every failure) or when rendering fails.
     """
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    check_profile(profile)
     root = repo_root(root)
     executed = root / "_build" / "executed"
     logs = root / "_build" / "logs"

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+from credalbook.experiments.registry import PROFILES
+
 __all__ = ["build_parser", "main"]
 
 
@@ -180,19 +182,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="execute one chapter with papermill into _build/executed/")
     p.add_argument("chapter", help="a _toc.yml entry or a unique chapter name, e.g. betting")
-    p.add_argument("--profile", default="ci", choices=["ci", "full"])
+    p.add_argument("--profile", default="ci", choices=PROFILES)
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
                    help="a parameter the chapter declares (repeatable); the value is read as a Python literal "
                         "when possible and must have the type of the declared default")
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("build", help="execute every chapter and render the HTML book in _build/html")
-    p.add_argument("--profile", default="ci", choices=["ci", "full"])
+    p.add_argument("--profile", default="ci", choices=PROFILES)
     p.add_argument("--jobs", type=int, default=1, help="chapters executed at once")
     p.set_defaults(func=_cmd_build)
 
     p = sub.add_parser("reproduce", help="run registered experiments and store tidy CSVs in data/results/")
-    p.add_argument("--profile", default="full", choices=["ci", "full"])
+    p.add_argument("--profile", default="full", choices=PROFILES)
     p.add_argument("--only", nargs="*", help="experiment names (default: all)")
     p.add_argument("--allow-dirty", action="store_true",
                    help="store full-profile results from a tree with uncommitted changes (the record says so)")

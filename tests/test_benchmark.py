@@ -166,10 +166,11 @@ def test_variants_agree_where_they_change_nothing_and_differ_where_they_should()
 
 def test_ci_profile_runs_the_same_on_a_local_dask_cluster():
     distributed = pytest.importorskip("distributed")
-    local = bm.benchmark("ci", datasets=["contact-lenses"], backend="sequential", cache=False, progress=False)
+    configs = [c for c in bm.BENCHMARK.configs("ci") if c["dataset"] == "contact-lenses"]
+    local = bm.BENCHMARK.run_configs(configs, backend="sequential", cache=False, progress=False)
     with distributed.Client(distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                                      dashboard_address=None)):
-        remote = bm.benchmark("ci", datasets=["contact-lenses"], backend="dask", cache=False, progress=False)
+        remote = bm.BENCHMARK.run_configs(configs, backend="dask", cache=False, progress=False)
     columns = [c for c in local.columns if c != "seconds"]
     pd.testing.assert_frame_equal(local[columns], remote[columns])
 
@@ -187,7 +188,7 @@ class TestBadInput:
         with pytest.raises(ValueError, match="classifier must be one of"):
             bm.classifier("SVM")
         with pytest.raises(ValueError, match="profile must be one of"):
-            bm.configs("huge")
+            bm.BENCHMARK.configs("huge")
 
     def test_fold(self):
         with pytest.raises(ValueError, match="fold must be in"):

@@ -66,8 +66,9 @@ def test_published_consistency_finds_the_inconsistent_rows():
 
 
 def test_profiles():
-    assert ex.profile_datasets("ci") == list(ex.CI_DATASETS)
-    assert len(ex.profile_datasets("full")) == 20 and "musk2" not in ex.profile_datasets("full")
+    assert sorted({c["dataset"] for c in ex.CERTAINTY.configs("ci")}) == sorted(ex.CI_DATASETS)
+    assert len(ex.datasets()) == 20 and "musk2" not in ex.datasets()
+    assert len(ex.CERTAINTY.configs("full")) == 80 and ex.RELIABILITY.configs("full") == ex.CERTAINTY.configs("full")
 
 
 class TestBadInput:
@@ -75,7 +76,7 @@ class TestBadInput:
         with pytest.raises(ValueError, match="classifier must be one of"):
             ex.make_classifier("SVM")
         with pytest.raises(ValueError, match="profile must be"):
-            ex.profile_datasets("huge")
+            ex.CERTAINTY.configs("huge")
         frame = pd.DataFrame({"classifier": ["3-NN"], "paper_name": ["sonar"], **{c: [0.5] for c in ex.PAPER_COLUMNS}})
         with pytest.raises(ValueError, match="no rows for classifier"):
             ex.book_table(frame, "Random Forest")

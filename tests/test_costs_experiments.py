@@ -17,12 +17,12 @@ def test_equal_frequency_codes_by_hand():
 
 def test_profiles_and_grid():
     assert exp.S_GRID[0] == 0.001 and exp.S_GRID[-1] == 10.0 and 1.0 in exp.S_GRID
-    assert set(exp.PROFILES["ci"]["s"]) <= set(exp.S_GRID)
-    assert len(exp.fig3_configs("full")) == 3 * 10 * 10
-    assert all(c["ordered"] for c in exp.table12_configs("ci", ordered=True))
-    assert "ordered" not in exp.table12_configs("ci")[0]
+    assert len(exp.FIG3.configs("full")) == 3 * 10 * 10
+    assert [(c["dataset"], c["repetition"], c["fold"]) for c in exp.FIG3.configs("ci")] == [("LEV", 0, 0), ("LEV", 0, 1)]
+    assert all(c["ordered"] for c in exp.TABLE12_ORDERED.configs("ci"))
+    assert "ordered" not in exp.TABLE12.configs("ci")[0]
     with pytest.raises(ValueError, match="profile"):
-        exp.fig3_configs("huge")
+        exp.FIG3.configs("huge")
 
 
 def test_ncc_fold_rows_and_limits():

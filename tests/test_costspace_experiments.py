@@ -58,7 +58,7 @@ def test_unknown_model_and_profile():
     with pytest.raises(ValueError, match="model must be one of"):
         th.fit_scores("C4.5", X, y, X, seed=0)
     with pytest.raises(ValueError, match="profile must be one of"):
-        th.study_configs("huge")
+        th.STUDY.configs("huge")
 
 
 def test_evaluate_scores_and_summaries():

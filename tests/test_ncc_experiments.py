@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from credalbook.experiments.ncc import (
-    artificial,
+    ARTIFICIAL,
     artificial_summary,
     artificial_task,
     krkp_summary,
@@ -32,8 +32,8 @@ def test_summary_hand_computed():
 
 
 def test_artificial_rows_do_not_depend_on_the_subset():
-    small = artificial_task(3, 2, [25], 2000)
-    large = artificial_task(3, 4, [25, 50], 2000)
+    small = artificial_task(3, [0, 1], [25], 2000)
+    large = artificial_task(3, [0, 1, 2, 3], [25, 50], 2000)
     pd.testing.assert_frame_equal(small, large[(large["size"] == 25) & (large.train_set < 2)].reset_index(drop=True))
     summary = artificial_summary(large)
     assert summary["runs"].tolist() == [4, 4]
@@ -59,7 +59,7 @@ def test_uci_task_columns_and_indeterminate_sums():
 
 
 def test_rejection_example_by_simulation():
-    rows = rejection_task(10_000, 1, 5000)
+    rows = rejection_task(10_000, [0], 5000)
     by_model = rows.set_index("model")["u80"]
     assert by_model["NBC_t"] == pytest.approx(0.8) and by_model["NCC_t"] == pytest.approx(0.8)
     assert by_model["NBC"] == pytest.approx(0.7, abs=0.02)
@@ -67,7 +67,7 @@ def test_rejection_example_by_simulation():
 
 def test_bad_profile():
     with pytest.raises(ValueError, match="profile"):
-        artificial("medium")
+        ARTIFICIAL.configs("medium")
 
 
 def _fake_uci(seed=0, datasets=6, folds=20):

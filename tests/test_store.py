@@ -173,28 +173,49 @@ class TestBadInput:
             assert_matches_stored(_frame(), "demo", keys=["dataset", "fold"], values=["loss"])
 
 
-def _grid_experiment(profile: str, cache_dir: str = "") -> pd.DataFrame:
-    from credalbook.experiments.grid import run_grid, tidy
-
-    configs = [{"x": x} for x in range(3)]
-    return tidy(configs, run_grid(_cube, configs, backend="sequential", cache_dir=cache_dir, progress=False))
-
-
 def _cube(x: int) -> dict:
     return {"value": x ** 3}
 
 
-def test_run_experiment_notes_cache_hits_in_the_provenance(results, tmp_path, monkeypatch):
-    from functools import partial
-
+def _demo_experiment(tmp_path):
     from credalbook.experiments import registry
 
-    monkeypatch.setitem(registry.EXPERIMENTS, "demo_grid", registry.Experiment(
-        "demo_grid", partial(_grid_experiment, cache_dir=str(tmp_path / "cache")), "three cubes"))
-    first = registry.run_experiment("demo_grid", profile="ci")
+    return registry.Experiment(name="demo_grid", description="three cubes", task=_cube,
+                               grid=lambda: [{"x": x} for x in range(3)], ci=lambda config: config["x"] < 2,
+                               keys=("x",), options={"backend": "sequential", "cache_dir": str(tmp_path / "cache")})
+
+
+def test_reproduce_notes_cache_hits_in_the_provenance(results, tmp_path, monkeypatch):
+    from credalbook.experiments import registry
+
+    monkeypatch.setitem(registry.EXPERIMENTS, "demo_grid", _demo_experiment(tmp_path))
+    first = registry.run_experiment("demo_grid", profile="full")
     assert first["value"].tolist() == [0, 1, 8] and "note" not in provenance("demo_grid")
-    registry.run_experiment("demo_grid", profile="ci")
+    registry.run_experiment("demo_grid", profile="full")
     assert provenance("demo_grid")["note"].startswith("3 of 3 grid cells were read from the cache")
+    assert (provenance("demo_grid")["grid_cells"], provenance("demo_grid")["cached_cells"]) == (3, 3)
+
+
+def test_results_recompute_the_ci_filter_and_check_it_against_the_stored_rows(results, tmp_path):
+    experiment = _demo_experiment(tmp_path)
+    with pytest.raises(FileNotFoundError, match="no stored results for 'demo_grid'"):
+        experiment.results("ci")
+    experiment.reproduce()
+    assert experiment.results("ci")["value"].tolist() == [0, 1, 8]  # the stored full rows
+    assert "recomputed 2 rows (2 of the 3 configurations)" in experiment.describe("ci")
+    assert experiment.results("full")["x"].tolist() == [0, 1, 2]
+    save_results(pd.DataFrame({"x": [0, 1, 2], "value": [0, 2, 8]}), "demo_grid", profile="full", runtime_seconds=1)
+    with pytest.raises(AssertionError, match=r"1 rows of 'demo_grid' differ in 'value'"):
+        experiment.results("ci")
+    with pytest.raises(ValueError, match="profile must be one of"):
+        experiment.results("huge")
+
+
+def test_a_ci_filter_that_keeps_nothing_is_refused(tmp_path):
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="its ci filter keeps no configuration"):
+        replace(_demo_experiment(tmp_path), ci=lambda config: False).configs("ci")
 
 
 def test_every_stored_result_comes_from_a_committed_tree_and_says_when_it_resumed():
@@ -209,3 +230,45 @@ def test_every_stored_result_comes_from_a_committed_tree_and_says_when_it_resume
         resumed = meta.get("cached_cells", 0) > 0 or "resum" in meta.get("note", "")
         if resumed:
             assert "cache" in meta.get("note", ""), f"{path.name}: a resumed run must say so in its note"
+
+
+def test_assert_matches_stored_compares_text_columns_exactly(results):
+    save_results(_frame(), "demo", profile="full", runtime_seconds=1.0)
+    assert_matches_stored(_frame(), "demo", keys=["dataset", "fold"], values=["note", "accuracy"])
+    changed = _frame().assign(note=["a", "x", "c"])
+    with pytest.raises(AssertionError, match=r"1 rows of 'demo' differ in 'note'"):
+        assert_matches_stored(changed, "demo", keys=["dataset", "fold"], values=["note"])
+
+
+def test_the_ci_check_recomputes_rather_than_reads_the_cache(results, tmp_path):
+    from credalbook.experiments.grid import cache_tally
+
+    experiment = _demo_experiment(tmp_path)
+    experiment.reproduce()          # fills the cache with every configuration
+    with cache_tally() as tally:
+        experiment.results("ci")
+    assert (tally.cells, tally.cached) == (2, 0)
+
+
+def test_profiles_are_declared_once():
+    """The CLI's choices, the chapters' parameter check and the build read registry.PROFILES."""
+    from credalbook import book
+    from credalbook.cli import build_parser
+    from credalbook.experiments.registry import PROFILES
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    for command in ("run", "build", "reproduce"):
+        (action,) = [a for a in commands[command]._actions if a.dest == "profile"]
+        assert tuple(action.choices) == PROFILES
+    assert book.PROFILES is PROFILES
+
+
+def test_no_chapter_hand_writes_the_ci_check():
+    """Chapters read experiments through Experiment.results/describe, never through the store's internals."""
+    from credalbook.book import repo_root
+
+    pages = sorted((repo_root() / "chapters").rglob("*.md"))
+    offenders = [p.relative_to(repo_root()).as_posix() for p in pages
+                 if "assert_matches_stored" in p.read_text() or "load_results(" in p.read_text()]
+    assert pages and not offenders

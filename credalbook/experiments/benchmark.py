@@ -38,15 +38,14 @@ from credalbook.classifiers.credal_tree import CredalDecisionTree
 from credalbook.classifiers.lncc import LazyNaiveCredalClassifier
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.experiments.grid import run_grid, tidy
 from credalbook.experiments.protocols import stratified_folds
-from credalbook.experiments.registry import register
+from credalbook.experiments.registry import Experiment, register
 from credalbook.metrics import discounted_accuracy_scores, utility_discounted_accuracy_scores
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer, missing_as_category
 
 __all__ = ["CREDAL", "CLASSIFIERS", "UTILITIES", "N_FOLDS", "NAME", "CI_DATASETS", "classifier",
            "available_datasets", "load_dataset", "fold_indices", "set_scores", "discretised_fold",
-           "evaluate_fold", "PROFILES", "configs", "benchmark", "cost_order", "reproduce_incrementally",
+           "evaluate_fold", "RUNS", "BENCHMARK", "cost_order", "reproduce_incrementally",
            "MEASURES", "dataset_means", "wide", "fold_assignment_errors", "median_utilities",
            "median_determinacy", "rank_tables", "PER_DATASET_TABLES", "published_summaries",
            "lncc_neighbourhoods", "VARIANTS", "variant_scores"]
@@ -139,31 +138,26 @@ def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tup
     return pd.DataFrame(rows)
 
 
-PROFILES = {
-    "full": {"runs": tuple(range(10)), "folds": tuple(range(N_FOLDS)), "cfs": (False, True)},
-    "ci": {"datasets": CI_DATASETS, "runs": (0,), "folds": (0, 1, 2), "cfs": (False, True)},
-}
+RUNS = 10
 
 
-def configs(profile: str, datasets=None, runs=None) -> list[dict]:
-    """The grid of (dataset, cfs, run, fold) of a profile (``datasets``/``runs`` restrict it)."""
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
-    spec = PROFILES[profile]
-    names = datasets if datasets is not None else spec.get("datasets") or available_datasets()
-    runs = spec["runs"] if runs is None else runs
+def _grid() -> list[dict]:
+    """(dataset, cfs, run, fold): ten runs of ten-fold CV, with and without CFS, on the available datasets."""
     return [{"dataset": d, "cfs": c, "run": r, "fold": f}
-            for d in names for c in spec["cfs"] for r in runs for f in spec["folds"]]
+            for d in available_datasets() for c in (False, True) for r in range(RUNS) for f in range(N_FOLDS)]
 
 
-@register(NAME, "Zaffalon et al. (2012) §9.2: NBC, NCC, LNCC, CMA, CDT, 10x10 CV, MDL, with and without CFS")
-def benchmark(profile: str = "full", datasets=None, runs=None, backend: str = "loky", n_jobs: int = -1,
-              cache: bool = True, progress: bool = True) -> pd.DataFrame:
-    """Per-fold rows of the benchmark (see the module docstring); ``backend`` as in :func:`run_grid`."""
-    grid = configs(profile, datasets, runs)
-    results = run_grid(evaluate_fold, grid, backend=backend, n_jobs=n_jobs, version="1", desc=NAME,
-                       cache=cache, progress=progress)
-    return tidy(grid, results)
+BENCHMARK = register(Experiment(
+    name=NAME,
+    description="Zaffalon et al. (2012) §9.2: NBC, NCC, LNCC, CMA, CDT, 10x10 CV, MDL, with and without CFS",
+    task=evaluate_fold,
+    grid=_grid,
+    ci=lambda config: config["dataset"] in CI_DATASETS and config["run"] == 0 and config["fold"] < 3,
+    keys=("dataset", "cfs", "run", "fold", "classifier"),
+    values=("n_test", "determinate", "u50", "u65", "u80", "correct"),  # not the timings
+    atol=1e-6,
+    version="1",
+))
 
 
 def cost_order(datasets) -> list[str]:
@@ -188,13 +182,15 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
 
     start = time.perf_counter()
     order = cost_order(available_datasets())
-    frames, total = [], len(PROFILES["full"]["runs"]) * len(order)
+    grid = BENCHMARK.grid()
+    frames, total = [], RUNS * len(order)
     with cache_tally() as tally:
-        for run in PROFILES["full"]["runs"]:
+        for run in range(RUNS):
             for dataset in order:
                 if stop_at is not None and time.time() > stop_at:
                     break
-                frames.append(benchmark("full", [dataset], [run], backend=backend, n_jobs=n_jobs, progress=False))
+                block = [c for c in grid if c["dataset"] == dataset and c["run"] == run]
+                frames.append(BENCHMARK.run_configs(block, backend=backend, n_jobs=n_jobs, progress=False))
                 rows = pd.concat(frames, ignore_index=True)
                 profile = "full" if len(frames) == total else "full-partial"
                 note = f"{tally.note()} The folds' own fit-and-predict times sum to {rows['seconds'].sum() / 3600:.1f} CPU hours."

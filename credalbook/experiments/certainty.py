@@ -21,12 +21,11 @@ import numpy as np
 import pandas as pd
 
 from credalbook import certainty as cr
-from credalbook.experiments.grid import run_grid
-from credalbook.experiments.registry import register
+from credalbook.experiments.registry import Experiment, register
 
 __all__ = ["PAPER_NAMES", "MISSING", "CLASSIFIERS", "TABLES", "PAPER_COLUMNS", "CI_DATASETS", "SEED", "FOLDS",
-           "make_classifier", "out_of_fold_proba", "certainty_row", "fold_averaged_row", "profile_datasets",
-           "certainty_experiment", "reliability_experiment", "book_table", "compare_table", "book_means",
+           "make_classifier", "out_of_fold_proba", "certainty_row", "fold_averaged_row", "datasets",
+           "CERTAINTY", "RELIABILITY", "book_table", "compare_table", "book_means",
            "paper_means_on", "published_consistency", "sharpen", "gaussian_posterior_sample",
            "temperature_sweep", "rank_correlations"]
 
@@ -162,28 +161,21 @@ def fold_averaged_row(y: np.ndarray, proba: np.ndarray, fold: np.ndarray) -> dic
     return {f"{column}_foldavg": float(means[column]) for column in PAPER_COLUMNS}
 
 
-def profile_datasets(profile: str) -> list[str]:
-    if profile not in ("ci", "full"):
-        raise ValueError(f"profile must be 'ci' or 'full', got {profile!r}")
-    if profile == "ci":
-        return list(CI_DATASETS)
+def datasets() -> list[str]:
+    """The paper's datasets available to the book (20 of 21: musk v2 is missing)."""
     return [name for name in PAPER_NAMES if name not in MISSING]
 
 
-def _configs(profile: str) -> list[dict]:
-    return [{"dataset": d, "classifier": c, "seed": SEED, "folds": FOLDS}
-            for d in profile_datasets(profile) for c in CLASSIFIERS]
+def _grid() -> list[dict]:
+    return [{"dataset": d, "classifier": c, "seed": SEED, "folds": FOLDS} for d in datasets() for c in CLASSIFIERS]
 
 
-def _predictions(profile: str, **grid) -> tuple[list[dict], list[dict]]:
-    configs = _configs(profile)
-    return configs, run_grid(out_of_fold_proba, configs, desc="aguilar2025 CV", version="2", **grid)
+def _ci(config: dict) -> bool:
+    return config["dataset"] in CI_DATASETS
 
 
-@register("aguilar2025_certainty", "Tables 2-5 of Aguilar-Ruiz (2025): 4 classifiers x 20 datasets, pooled 10-fold CV")
-def certainty_experiment(profile: str = "full", **grid) -> pd.DataFrame:
+def _certainty_rows(configs: list[dict], results: list[dict]) -> pd.DataFrame:
     """One row per (dataset, classifier): Table 2-5 columns, MCP, calibration, C for macro-F1 and MCC."""
-    configs, results = _predictions(profile, **grid)
     rows = []
     for config, result in zip(configs, results):
         rows.append({"dataset": config["dataset"], "paper_name": PAPER_NAMES[config["dataset"]],
@@ -193,10 +185,8 @@ def certainty_experiment(profile: str = "full", **grid) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@register("aguilar2025_reliability", "Reliability-diagram bins of the pooled predictions of aguilar2025_certainty")
-def reliability_experiment(profile: str = "full", n_bins: int = 10, **grid) -> pd.DataFrame:
+def _reliability_rows(configs: list[dict], results: list[dict], n_bins: int = 10) -> pd.DataFrame:
     """Top-label reliability bins (bin, share, confidence, accuracy) per dataset and classifier."""
-    configs, results = _predictions(profile, **grid)
     frames = []
     for config, result in zip(configs, results):
         table = cr.reliability_table(result["y"], result["proba"], n_bins=n_bins)
@@ -204,6 +194,20 @@ def reliability_experiment(profile: str = "full", n_bins: int = 10, **grid) -> p
         table.insert(0, "dataset", config["dataset"])
         frames.append(table)
     return pd.concat(frames, ignore_index=True)
+
+
+CERTAINTY = register(Experiment(
+    name="aguilar2025_certainty",
+    description="Tables 2-5 of Aguilar-Ruiz (2025): 4 classifiers x 20 datasets, pooled 10-fold CV",
+    task=out_of_fold_proba, grid=_grid, ci=_ci, keys=("dataset", "classifier"), assemble=_certainty_rows,
+    rtol=1e-9, version="2",
+))
+RELIABILITY = register(Experiment(
+    name="aguilar2025_reliability",
+    description="Reliability-diagram bins of the pooled predictions of aguilar2025_certainty",
+    task=out_of_fold_proba, grid=_grid, ci=_ci, keys=("dataset", "classifier", "bin"),
+    assemble=_reliability_rows, rtol=1e-9, version="2",
+))
 
 
 # --------------------------------------------------------------------------------------------

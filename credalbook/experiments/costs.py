@@ -32,12 +32,11 @@ from credalbook.discrete import check_discrete_X
 from credalbook.classifiers.nested_dichotomies import NestedDichotomyForest
 from credalbook.costs import VARIANTS, ordinal_cost_matrix, set_costs
 from credalbook.classifiers.cost_sensitive import CostSensitiveNCC
-from credalbook.experiments.grid import run_grid, tidy
-from credalbook.experiments.registry import register
+from credalbook.experiments.registry import Experiment, register
 
-__all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", "PROFILES",
-           "equal_frequency_codes", "fold_data", "ncc_fold", "table12_fold", "fig3_configs",
-           "table12_configs", "fig3", "table12", "table12_ordered", "summarise", "table12_summary",
+__all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", "REPETITIONS",
+           "equal_frequency_codes", "fold_data", "ncc_fold", "table12_fold", "FIG3", "TABLE12",
+           "TABLE12_ORDERED", "summarise", "table12_summary",
            "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range"]
 
 DATASETS = ("ERA", "ESL", "LEV")
@@ -47,13 +46,12 @@ R_FIG3 = (0.0, 0.1, 0.5, 0.9, 1.0)
 N_FOLDS = 10
 N_TREES = 50
 
-PROFILES = {
-    # full: the paper's grid, ten repetitions of ten-fold CV (the paper ran one)
-    "full": {"datasets": DATASETS, "repetitions": 10, "folds": tuple(range(N_FOLDS)), "s": S_GRID,
-             "table12_repetitions": 10},
-    # ci: a subset recomputed with the same seeds and compared with the stored full rows
-    "ci": {"datasets": ("LEV",), "repetitions": 1, "folds": (0, 1), "s": S_GRID[::5], "table12_repetitions": 1},
-}
+REPETITIONS = 10  # ten repetitions of ten-fold CV (the paper ran one)
+
+
+def _ci(config: dict) -> bool:
+    """The ci subset of every experiment here: LEV, repetition 0, folds 0 and 1."""
+    return config["dataset"] == "LEV" and config["repetition"] == 0 and config["fold"] in (0, 1)
 
 
 def equal_frequency_codes(train, test, n_bins: int = 5) -> tuple[np.ndarray, np.ndarray]:
@@ -147,45 +145,38 @@ def table12_fold(dataset: str, repetition: int, fold: int, s: float = 2.0, r: fl
     return pd.DataFrame(rows)
 
 
-def _profile(profile: str) -> dict:
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {tuple(PROFILES)}, got {profile!r}")
-    return PROFILES[profile]
-
-
-def fig3_configs(profile: str) -> list[dict]:
-    settings = _profile(profile)
-    return [{"dataset": d, "repetition": rep, "fold": f, "s_values": settings["s"]}
-            for d in settings["datasets"] for rep in range(settings["repetitions"]) for f in settings["folds"]]
-
-
-def table12_configs(profile: str, ordered: bool = False) -> list[dict]:
-    settings = _profile(profile)
-    extra = {"ordered": True} if ordered else {}
+def _folds(**extra) -> list[dict]:
     return [{"dataset": d, "repetition": rep, "fold": f, **extra}
-            for d in settings["datasets"] for rep in range(settings["table12_repetitions"]) for f in settings["folds"]]
+            for d in DATASETS for rep in range(REPETITIONS) for f in range(N_FOLDS)]
 
 
-@register("yang2017_fig3", "NCC p-discounted costs against s on ERA, ESL, LEV (Yang et al. 2017, Fig. 3)")
-def fig3(profile: str = "full", **grid) -> pd.DataFrame:
-    """Per-fold rows: dataset, repetition, fold, s, r, variant, cost_sum, size_sum, n_test."""
-    configs = fig3_configs(profile)
-    return tidy(configs, run_grid(ncc_fold, configs, desc="yang2017_fig3", **grid))
-
-
-@register("yang2017_table12", "NCC vs 2Tr vs Fo, r = 0.5, s = 2 (Yang et al. 2017, Table XII)")
-def table12(profile: str = "full", **grid) -> pd.DataFrame:
-    """Per-fold rows: dataset, repetition, fold, method, cost_sum, size_sum, n_test."""
-    configs = table12_configs(profile)
-    return tidy(configs, run_grid(table12_fold, configs, desc="yang2017_table12", **grid))
-
-
-@register("yang2017_table12_ordered",
-          "Table XII with order-preserving nested dichotomies only (the authors' classifip default)")
-def table12_ordered(profile: str = "full", **grid) -> pd.DataFrame:
-    """As :func:`table12`, 2Tr and Fo drawn among the Catalan(K - 1) order-preserving trees."""
-    configs = table12_configs(profile, ordered=True)
-    return tidy(configs, run_grid(table12_fold, configs, desc="yang2017_table12_ordered", **grid))
+FIG3 = register(Experiment(
+    name="yang2017_fig3",
+    description="NCC p-discounted costs against s on ERA, ESL, LEV (Yang et al. 2017, Fig. 3)",
+    task=ncc_fold,
+    grid=lambda: _folds(s_values=S_GRID),
+    ci=_ci,
+    keys=("dataset", "repetition", "fold", "s", "r", "variant"),
+    atol=1e-6,
+))
+TABLE12 = register(Experiment(
+    name="yang2017_table12",
+    description="NCC vs 2Tr vs Fo, r = 0.5, s = 2 (Yang et al. 2017, Table XII)",
+    task=table12_fold,
+    grid=_folds,
+    ci=_ci,
+    keys=("dataset", "repetition", "fold", "method"),
+    atol=1e-6,
+))
+TABLE12_ORDERED = register(Experiment(
+    name="yang2017_table12_ordered",
+    description="Table XII with order-preserving nested dichotomies only (the authors' classifip default)",
+    task=table12_fold,
+    grid=lambda: _folds(ordered=True),
+    ci=_ci,
+    keys=("dataset", "repetition", "fold", "ordered", "method"),
+    atol=1e-6,
+))
 
 
 def summarise(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:

@@ -24,7 +24,6 @@ from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
 from credalbook.classifiers.ndc import NonDeterministicClassifier
 from credalbook.classifiers.rejection import RejectionClassifier, ncc_rejection_sets
-from credalbook.experiments.grid import run_grid, tidy
 from credalbook.experiments.protocols import (
     ModelOutput,
     cross_validate,
@@ -34,22 +33,21 @@ from credalbook.experiments.protocols import (
     sample_naive,
     standard_scores,
 )
-from credalbook.experiments.registry import register
+from credalbook.experiments.registry import Experiment, register
 from credalbook.metrics import utility_discounted_accuracy_scores
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer
 
-__all__ = ["SEED", "PROFILES", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artificial",
-           "artificial_summary", "ncc_binary_utility", "KRKP", "krkp_task", "krkp", "krkp_summary", "UCI",
-           "uci_datasets", "uci_scores", "uci_task", "uci", "uci_per_dataset", "REJECTION", "rejection_task",
-           "rejection", "uci_nbc_vs_ncc", "uci_summary", "ncc_vs_ndc"]
+__all__ = ["SEED", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artificial_summary",
+           "ncc_binary_utility", "KRKP", "krkp_task", "krkp_summary", "UCI", "UCI_CI_DATASETS", "uci_datasets",
+           "uci_scores", "uci_task", "uci_per_dataset", "REJECTION", "rejection_task", "uci_nbc_vs_ncc",
+           "uci_summary", "ncc_vs_ndc"]
 
 SEED = 2012
-PROFILES = ("ci", "full")
 
 
-def _check_profile(profile: str) -> None:
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+def _blocks(n: int, size: int) -> list[list[int]]:
+    """0..n-1 in consecutive blocks of ``size`` (the grid's unit of work; the ci profile takes the first)."""
+    return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
 
 
 def nbc_vs_ncc_summary(y_true: np.ndarray, nbc: ModelOutput, ncc: ModelOutput) -> dict:
@@ -75,12 +73,8 @@ def nbc_vs_ncc_summary(y_true: np.ndarray, nbc: ModelOutput, ncc: ModelOutput) -
 # ----------------------------------------------------------------------------------------------
 # §9.1.1 artificial data
 # ----------------------------------------------------------------------------------------------
-ARTIFICIAL = {"full": dict(n_theta=80, n_train_sets=50, sizes=(25, 50, 100), n_test=10_000),
-              "ci": dict(n_theta=2, n_train_sets=4, sizes=(25, 50, 100), n_test=10_000)}
-
-
-def artificial_task(theta: int, n_train_sets: int, sizes: list, n_test: int, seed: int = SEED) -> pd.DataFrame:
-    """All training sets of one naive model θ (index ``theta``): rows (size, train_set) of §9.1 quantities."""
+def artificial_task(theta: int, train_sets: list, sizes: list, n_test: int, seed: int = SEED) -> pd.DataFrame:
+    """Training sets ``train_sets`` of one naive model θ (index ``theta``): rows (size, train_set) of §9.1 quantities."""
     theta_values = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
     X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), theta_values, n_test)
     # 10 binary features: at most 1024 distinct test rows; predict each once, then expand
@@ -89,7 +83,7 @@ def artificial_task(theta: int, n_train_sets: int, sizes: list, n_test: int, see
     labels = pd.Categorical.from_codes
     rows = []
     for size in sizes:
-        for j in range(n_train_sets):
+        for j in train_sets:
             X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), theta_values, size)
             y_cat = labels(y, categories=[0, 1])
             nbc = NaiveBayes().fit(X, y_cat)
@@ -100,15 +94,16 @@ def artificial_task(theta: int, n_train_sets: int, sizes: list, n_test: int, see
     return pd.DataFrame(rows)
 
 
-@register("zaffalon2012_ncc_artificial")
-def artificial(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
-    """§9.1.1: NBC vs NCC on artificial naive data (80 θ × 50 training sets × 3 sizes, test 10 000)."""
-    _check_profile(profile)
-    p = ARTIFICIAL[profile]
-    configs = [dict(theta=t, n_train_sets=p["n_train_sets"], sizes=list(p["sizes"]), n_test=p["n_test"])
-               for t in range(p["n_theta"])]
-    results = run_grid(artificial_task, configs, n_jobs=n_jobs, desc="artificial θ")
-    return tidy([{"theta": c["theta"]} for c in configs], results)
+ARTIFICIAL = register(Experiment(
+    name="zaffalon2012_ncc_artificial",
+    description="§9.1.1: NBC vs NCC on artificial naive data (80 θ × 50 training sets × 3 sizes, test 10 000)",
+    task=artificial_task,
+    grid=lambda: [dict(theta=t, train_sets=block, sizes=[25, 50, 100], n_test=10_000)
+                  for t in range(80) for block in _blocks(50, 5)],
+    ci=lambda config: config["theta"] < 2 and config["train_sets"][0] == 0,
+    keys=("theta", "size", "train_set"),
+    columns=("theta",),
+))
 
 
 def artificial_summary(frame: pd.DataFrame, statistic: str = "median") -> pd.DataFrame:
@@ -144,10 +139,6 @@ def ncc_binary_utility(frame: pd.DataFrame, u_half: float) -> pd.Series:
 # ----------------------------------------------------------------------------------------------
 # §9.1.2 kr-kp down-sampling
 # ----------------------------------------------------------------------------------------------
-KRKP = {"full": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=100),
-        "ci": dict(sizes=(5, 10, 15, 20, 30, 50, 100, 150), n_samples=2)}
-
-
 def krkp_task(size: int, samples: list, dataset: str = "kr-vs-kp", seed: int = SEED) -> pd.DataFrame:
     """Down-sampling runs of one training size: rows (sample) of §9.1 quantities."""
     from credalbook.data import load
@@ -162,14 +153,15 @@ def krkp_task(size: int, samples: list, dataset: str = "kr-vs-kp", seed: int = S
     return pd.DataFrame(rows)
 
 
-@register("zaffalon2012_ncc_krkp")
-def krkp(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
-    """001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5..150}, 100 stratified training sets each."""
-    _check_profile(profile)
-    p = KRKP[profile]
-    configs = [dict(size=s, samples=list(range(p["n_samples"]))) for s in p["sizes"]]
-    results = run_grid(krkp_task, configs, n_jobs=n_jobs, desc="kr-kp sizes")
-    return tidy([{"size": c["size"]} for c in configs], results)
+KRKP = register(Experiment(
+    name="zaffalon2012_ncc_krkp",
+    description="001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5..150}, 100 stratified training sets each",
+    task=krkp_task,
+    grid=lambda: [dict(size=s, samples=block) for s in (5, 10, 15, 20, 30, 50, 100, 150) for block in _blocks(100, 2)],
+    ci=lambda config: config["samples"][0] == 0,
+    keys=("size", "sample"),
+    columns=("size",),
+))
 
 
 def krkp_summary(frame: pd.DataFrame) -> pd.DataFrame:
@@ -191,7 +183,7 @@ def krkp_summary(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------------------------
 # §9.1.3 and §9.3: UCI datasets, 10 x 10-fold CV
 # ----------------------------------------------------------------------------------------------
-UCI = {"full": dict(runs=10), "ci": dict(runs=1, datasets=("iris", "glass", "contact-lenses"))}
+UCI_CI_DATASETS = ("iris", "glass", "contact-lenses")
 
 
 def uci_datasets() -> list[str]:
@@ -250,20 +242,16 @@ def uci_task(dataset: str, run: int, feature_selection: bool, seed: int = SEED) 
     return wide.drop(columns=drop).rename(columns={"nbc_single_hit": "nbc_accuracy"})
 
 
-@register("zaffalon2012_ncc_uci")
-def uci(profile: str = "full", n_jobs: int = -1, runs: int | None = None) -> pd.DataFrame:
-    """§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds.
-
-    ``runs`` overrides the profile's number of CV runs (configurations are ordered run by run,
-    so a shorter run stores complete runs over every dataset).
-    """
-    _check_profile(profile)
-    p = UCI[profile]
-    datasets = list(p.get("datasets") or uci_datasets())
-    configs = [dict(dataset=d, run=r, feature_selection=fs) for r in range(runs or p["runs"])
-               for fs in (False, True) for d in datasets]
-    results = run_grid(uci_task, configs, n_jobs=n_jobs, desc="UCI CV runs")
-    return tidy(configs, results)
+UCI = register(Experiment(
+    name="zaffalon2012_ncc_uci",
+    description="§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds",
+    task=uci_task,
+    # run by run, so that an interrupted run has stored complete runs over every dataset
+    grid=lambda: [dict(dataset=d, run=r, feature_selection=fs) for r in range(10) for fs in (False, True)
+                  for d in uci_datasets()],
+    ci=lambda config: config["run"] == 0 and config["dataset"] in UCI_CI_DATASETS,
+    keys=("dataset", "run", "feature_selection", "fold"),
+))
 
 
 def uci_per_dataset(frame: pd.DataFrame) -> pd.DataFrame:
@@ -285,11 +273,7 @@ def uci_per_dataset(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------------------------
 # §9.4 rejection option
 # ----------------------------------------------------------------------------------------------
-REJECTION = {"full": dict(sizes=(30, 100, 1000, 10_000), repeats=50, n_test=10_000),
-             "ci": dict(sizes=(30, 100, 1000, 10_000), repeats=3, n_test=10_000)}
-
-
-def rejection_task(size: int, repeats: int, n_test: int, pi: float = 0.7, threshold: float = 0.8,
+def rejection_task(size: int, repeats: list, n_test: int, pi: float = 0.7, threshold: float = 0.8,
                    n_features: int = 5, seed: int = SEED) -> pd.DataFrame:
     """§9.4's example: class 1 with chance ``pi``, features independent of the class; rows per repeat."""
     rng_test = np.random.default_rng([seed, 94, 0])
@@ -301,7 +285,7 @@ def rejection_task(size: int, repeats: int, n_test: int, pi: float = 0.7, thresh
     X_test, y_test = draw(rng_test, n_test)
     codes = np.asarray(y_test.codes)
     rows = []
-    for r in range(repeats):
+    for r in repeats:
         X, y = draw(np.random.default_rng([seed, 94, size, r]), size)
         nbc = NaiveBayes().fit(X, y)
         ncc = NaiveCredalClassifier().fit(X, y)
@@ -316,14 +300,17 @@ def rejection_task(size: int, repeats: int, n_test: int, pi: float = 0.7, thresh
     return pd.DataFrame(rows)
 
 
-@register("zaffalon2012_ncc_rejection")
-def rejection(profile: str = "full", n_jobs: int = -1) -> pd.DataFrame:
-    """§9.4: NBC, NCC and their rejection-option versions (t = 0.8) when P(class 1) = 0.7 and the features are noise."""
-    _check_profile(profile)
-    p = REJECTION[profile]
-    configs = [dict(size=s, repeats=p["repeats"], n_test=p["n_test"]) for s in p["sizes"]]
-    results = run_grid(rejection_task, configs, n_jobs=n_jobs, desc="rejection sizes")
-    return tidy([{"size": c["size"]} for c in configs], results)
+REJECTION = register(Experiment(
+    name="zaffalon2012_ncc_rejection",
+    description="§9.4: NBC, NCC and their rejection-option versions (t = 0.8) when P(class 1) = 0.7 and the "
+                "features are noise",
+    task=rejection_task,
+    grid=lambda: [dict(size=s, repeats=block, n_test=10_000) for s in (30, 100, 1000, 10_000)
+                  for block in _blocks(50, 5)],
+    ci=lambda config: config["repeats"][0] == 0 and config["size"] <= 1000,
+    keys=("size", "repeat", "model"),
+    columns=("size",),
+))
 
 
 def _wins(a: pd.Series, b: pd.Series) -> tuple[int, int]:

@@ -1,41 +1,166 @@
-"""Registry of reproducible experiments (what ``credalbook reproduce`` runs)."""
+"""The experiments of the book, each declared once with everything about its profiles.
+
+An :class:`Experiment` declares its grid task, the configurations of its full profile, which of
+them the ci profile recomputes (a *filter* of the full grid, so the ci rows are stored rows by
+construction), the key columns of its rows, and the tolerance of the ci check. Everything that
+varies with the profile reads that one declaration:
+
+- ``make reproduce`` (``credalbook reproduce``) runs the full grid and stores the rows with
+  provenance (:meth:`Experiment.reproduce`);
+- a chapter calls ``experiment.results(profile)``: the stored full rows, after recomputing the ci
+  subset and checking it against them when ``profile == "ci"``; :meth:`Experiment.describe` then
+  says in one sentence what ran and from which stored run the page reads;
+- the CLI takes its profile choices from :data:`PROFILES`, validated by :func:`check_profile`
+  only.
+"""
 from __future__ import annotations
 
 import importlib
 import pkgutil
 import time
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
-__all__ = ["EXPERIMENTS", "Experiment", "register", "discover", "run_experiment"]
+__all__ = ["PROFILES", "EXPERIMENTS", "Experiment", "check_profile", "register", "discover", "run_experiment"]
+
+#: The profiles of the book: ``ci`` recomputes a stated subset and checks it, ``full`` is the papers' scale.
+PROFILES = ("ci", "full")
+
+
+def check_profile(profile) -> str:
+    """``profile`` if it is one of :data:`PROFILES` (the one place profiles are validated)."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    return profile
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What a ci run checked: how many rows were recomputed, of which configurations, and the tolerance."""
+
+    rows: int
+    configurations: int
+    atol: float
+    rtol: float
+
+    def tolerance(self) -> str:
+        return f"{self.atol:g}" + (f" (and {self.rtol:g} relative)" if self.rtol else "")
 
 
 @dataclass(frozen=True)
 class Experiment:
+    """One experiment of the book (see the module docstring).
+
+    ``task(**config)`` computes one configuration (a module-level function, so that workers can
+    import it); ``grid()`` lists the full profile's configurations; ``ci(config)`` says whether
+    the ci profile recomputes one; ``keys`` are the columns that identify a row of the result and
+    ``values`` those the ci check compares (default: all the others; leave out timings);
+    ``assemble(configs, results)`` makes the tidy table (default: each result, a frame or a dict,
+    with the configuration's scalar values as leading columns, or only those in ``columns``);
+    ``atol`` and ``rtol`` bound the ci check (sums accumulated in another order differ in the
+    last bits).
+    """
+
     name: str
-    function: Callable[..., pd.DataFrame]
     description: str
+    task: Callable[..., Any]
+    grid: Callable[[], list[dict]]
+    ci: Callable[[dict], bool]
+    keys: tuple[str, ...]
+    values: tuple[str, ...] | None = None
+    columns: tuple[str, ...] | None = None
+    assemble: Callable[[list[dict], list[Any]], pd.DataFrame] | None = None
+    atol: float = 1e-9
+    rtol: float = 0.0
+    version: str = ""
+    options: dict = field(default_factory=dict)
+    _checked: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def configs(self, profile: str) -> list[dict]:
+        """The configurations a profile runs: the full grid, or its ci subset."""
+        configs = list(self.grid())
+        if check_profile(profile) == "ci":
+            configs = [c for c in configs if self.ci(c)]
+            if not configs:
+                raise ValueError(f"experiment {self.name!r}: its ci filter keeps no configuration")
+        return configs
+
+    def run(self, profile: str, **grid_options) -> pd.DataFrame:
+        """Compute the rows of a profile (through :func:`credalbook.experiments.grid.run_grid`)."""
+        return self.run_configs(self.configs(profile), **grid_options)
+
+    def run_configs(self, configs: list[dict], **grid_options) -> pd.DataFrame:
+        """Compute the rows of some configurations of the grid (a resumable run takes them in blocks)."""
+        from credalbook.experiments.grid import run_grid, tidy
+
+        options = {"desc": self.name, "version": self.version, **self.options, **grid_options}
+        results = run_grid(self.task, configs, **options)
+        if self.assemble is not None:
+            return self.assemble(configs, results)
+        kept = configs if self.columns is None else [{k: c[k] for k in self.columns} for c in configs]
+        return tidy(kept, results)
+
+    def stored(self) -> pd.DataFrame:
+        """The stored full-profile rows (``data/results/{name}.csv``)."""
+        from credalbook.experiments.store import load_results
+
+        return load_results(self.name)
+
+    def results(self, profile: str) -> pd.DataFrame:
+        """The stored full rows; in the ci profile, after recomputing the ci subset and checking it
+        against them (``AssertionError`` naming the first differing rows otherwise)."""
+        from credalbook.experiments.store import assert_matches_stored
+
+        if check_profile(profile) == "ci":
+            # recomputed here, never read from the cache; one process, as the book runs pages side by side
+            recomputed = self.run("ci", progress=False, cache=False, n_jobs=1)
+            values = list(self.values) if self.values else [c for c in recomputed.columns if c not in self.keys]
+            assert_matches_stored(recomputed, self.name, keys=list(self.keys), values=values, atol=self.atol,
+                                  rtol=self.rtol)
+            self._checked["ci"] = CheckReport(len(recomputed), len(self.configs("ci")), self.atol, self.rtol)
+        return self.stored()
+
+    def describe(self, profile: str) -> str:
+        """One markdown sentence: the profile this page ran in, what it recomputed and checked, and the stored run."""
+        from credalbook.experiments.store import provenance
+
+        meta = provenance(self.name)
+        stored = (f"the stored full-scale run of `{self.name}` ({meta['rows']:,} rows, commit `{meta['commit']}`, "
+                  f"{meta['date']})")
+        check = self._checked.get("ci")
+        if check_profile(profile) == "ci" and check is not None:
+            return (f"This page ran in the **ci** profile: it recomputed {check.rows:,} rows "
+                    f"({check.configurations} of the {len(self.grid())} configurations) and found them equal to "
+                    f"{stored} within {check.tolerance()}; it shows that run.")
+        return f"This page ran in the **{profile}** profile and shows {stored}."
+
+    def reproduce(self, *, allow_dirty: bool = False, **grid_options) -> pd.DataFrame:
+        """Run the full profile and store the rows with provenance (what ``make reproduce`` does)."""
+        from credalbook.experiments.grid import cache_tally
+        from credalbook.experiments.store import save_results
+
+        start = time.perf_counter()
+        with cache_tally() as tally:
+            frame = self.run("full", **grid_options)
+        save_results(frame, self.name, profile="full", runtime_seconds=time.perf_counter() - start,
+                     note=tally.note(), cache=(tally.cells, tally.cached), allow_dirty=allow_dirty)
+        return frame
 
 
 #: Every registered experiment, by name (filled by :func:`register`, all of them after :func:`discover`).
 EXPERIMENTS: dict[str, Experiment] = {}
 
 
-def register(name: str, description: str = ""):
-    """Decorator: ``function(profile) -> tidy DataFrame`` becomes experiment ``name``.
-
-    The stored CSV is ``data/results/{name}.csv`` (see :func:`credalbook.experiments.save_results`).
-    """
-
-    def decorate(function):
-        if name in EXPERIMENTS and EXPERIMENTS[name].function is not function:
-            raise ValueError(f"experiment {name!r} registered twice")
-        EXPERIMENTS[name] = Experiment(name, function, description or (function.__doc__ or "").strip().split("\n")[0])
-        return function
-
-    return decorate
+def register(experiment: Experiment) -> Experiment:
+    """Add ``experiment`` to :data:`EXPERIMENTS` (its stored CSV is ``data/results/{name}.csv``) and return it."""
+    known = EXPERIMENTS.get(experiment.name)
+    if known is not None and known.task is not experiment.task:
+        raise ValueError(f"experiment {experiment.name!r} registered twice")
+    EXPERIMENTS[experiment.name] = experiment
+    return experiment
 
 
 def discover() -> dict[str, Experiment]:
@@ -47,23 +172,13 @@ def discover() -> dict[str, Experiment]:
     return EXPERIMENTS
 
 
-def run_experiment(name: str, profile: str = "full", save: bool = True, allow_dirty: bool = False) -> pd.DataFrame:
-    """Run one registered experiment and (by default) store its tidy result with provenance.
-
-    ``allow_dirty``: store full-profile results from a tree with uncommitted changes (see
-    :func:`credalbook.experiments.store.save_results`).
-    """
-    from credalbook.experiments.grid import cache_tally
-    from credalbook.experiments.store import save_results
-
+def run_experiment(name: str, profile: str = "full", save: bool = True, allow_dirty: bool = False,
+                   **grid_options) -> pd.DataFrame:
+    """Run one registered experiment; the full profile is stored with provenance unless ``save=False``."""
     experiments = discover()
     if name not in experiments:
         raise KeyError(f"unknown experiment {name!r}; known: {', '.join(sorted(experiments))}")
-    start = time.perf_counter()
-    with cache_tally() as tally:
-        frame = experiments[name].function(profile=profile)
-    runtime = time.perf_counter() - start
-    if save:
-        save_results(frame, name, profile=profile, runtime_seconds=runtime, note=tally.note(),
-                     cache=(tally.cells, tally.cached), allow_dirty=allow_dirty)
-    return frame
+    experiment = experiments[name]
+    if check_profile(profile) == "full" and save:
+        return experiment.reproduce(allow_dirty=allow_dirty, **grid_options)
+    return experiment.run(profile, **grid_options)

@@ -112,7 +112,8 @@ def load_results(name: str) -> pd.DataFrame:
 
 def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str], values: list[str],
                           atol: float = 1e-9, rtol: float = 0.0) -> pd.DataFrame:
-    """Check that ``recomputed`` rows equal the stored rows with the same ``keys``.
+    """Check that ``recomputed`` rows equal the stored rows with the same ``keys`` (numbers within
+    ``atol``/``rtol``, other values exactly).
 
     Returns the joined frame. Raises ``AssertionError`` naming the first differing rows, or
     when a recomputed key is absent from the stored table.
@@ -128,9 +129,13 @@ def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str
         raise AssertionError(f"{len(absent)} recomputed rows of {name!r} are not in the stored table, "
                              f"e.g. {absent[keys].head(3).to_dict('records')}")
     for column in values:
-        a = joined[f"{column}_recomputed"].to_numpy(dtype=float)
-        b = joined[f"{column}_stored"].to_numpy(dtype=float)
-        bad = ~np.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+        recomputed_values, stored_values = joined[f"{column}_recomputed"], joined[f"{column}_stored"]
+        if pd.api.types.is_numeric_dtype(recomputed_values) and pd.api.types.is_numeric_dtype(stored_values):
+            a, b = recomputed_values.to_numpy(dtype=float), stored_values.to_numpy(dtype=float)
+            bad = ~np.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+        else:  # labels and other text: equal, or missing on both sides
+            bad = ~((recomputed_values.astype(str) == stored_values.astype(str))
+                    | (recomputed_values.isna() & stored_values.isna())).to_numpy()
         if bad.any():
             rows = joined.loc[bad, keys + [f"{column}_recomputed", f"{column}_stored"]].head(5)
             raise AssertionError(f"{bad.sum()} rows of {name!r} differ in {column!r}:\n{rows.to_string()}")

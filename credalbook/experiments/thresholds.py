@@ -45,18 +45,18 @@ import pandas as pd
 from scipy.stats import norm
 
 from credalbook import costspace as cs
-from credalbook.experiments.registry import register
+from credalbook.experiments.registry import Experiment, register
 
-__all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "PROFILES", "CI_DATASETS", "datasets", "binary_task",
+__all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
-           "study_configs", "thresholds_study", "by_model", "by_dataset", "by_model_and_gamma",
+           "STUDY", "by_model", "by_dataset", "by_model_and_gamma",
            "split_tolerance"]
 
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
 GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
 BASELINES = ("Prior", "Random")
-PROFILES = {"full": {"splits": 10}, "ci": {"splits": 1}}
+SPLITS = 10
 CI_DATASETS = ("credit-a", "heart-statlog", "vote")
 
 
@@ -369,21 +369,17 @@ def run_split(dataset: str, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def study_configs(profile: str) -> list[dict]:
-    if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {', '.join(PROFILES)}; got {profile!r}")
-    names = datasets() if profile == "full" else list(CI_DATASETS)
-    return [{"dataset": d, "seed": s} for d in names for s in range(1, PROFILES[profile]["splits"] + 1)]
-
-
-@register("ferri2019_thresholds", "Ferri et al. (2019): 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas")
-def thresholds_study(profile: str = "full", n_jobs: int = 2) -> pd.DataFrame:
-    """The main study of Sect. 6 (Tables 7 and 8, Figs. 5 and 6)."""
-    from credalbook.experiments.grid import run_grid
-
-    configs = study_configs(profile)
-    results = run_grid(run_split, configs, n_jobs=n_jobs, version="1", desc="ferri2019 splits")
-    return pd.concat(results, ignore_index=True)
+STUDY = register(Experiment(
+    name="ferri2019_thresholds",
+    description="Ferri et al. (2019): 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas",
+    task=run_split,
+    grid=lambda: [{"dataset": d, "seed": s} for d in datasets() for s in range(1, SPLITS + 1)],
+    ci=lambda config: config["dataset"] in CI_DATASETS and config["seed"] == 1,
+    keys=("dataset", "split", "model", "gamma"),
+    columns=(),  # the rows name their dataset and split
+    version="1",
+    options={"n_jobs": 2},
+))
 
 
 # ---------------------------------------------------------------------------------------- tables
