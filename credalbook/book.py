@@ -16,6 +16,7 @@ import json
 import keyword
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -33,7 +34,7 @@ import yaml
 __all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root", "toc_entries",
            "chapter_source", "is_notebook", "resolve_chapter", "declared_parameters", "check_parameters",
            "ExecutionResult", "failure_summary", "execute_chapter", "execute_all", "render", "status_page",
-           "warm_ledger", "build"]
+           "warm_ledger", "build", "preview"]
 
 from credalbook.experiments.registry import PROFILES, check_profile  # noqa: E402  (the one declaration)
 STATUS_PAGE = "chapters/status"
@@ -235,16 +236,17 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path,
         except Exception as error:  # noqa: BLE001 - every failure becomes a reported chapter
             return ExecutionResult(entry, time.perf_counter() - start, target, status="failed",
                                    error=failure_summary(error, source), log=log)
-    _hide_default_parameters(executed)
+    _hide_parameter_cells(executed)
     nbformat.write(executed, str(target))
     return ExecutionResult(entry, time.perf_counter() - start, target, log=None if log_dir is None else log)
 
 
-def _hide_default_parameters(notebook) -> None:
-    """Show the parameters the page ran with (papermill's injected cell), not the defaults."""
+def _hide_parameter_cells(notebook) -> None:
+    """Remove the parameter cells (the default and papermill's injected one) from the page: the
+    page says which profile ran in its own words (``Experiment.describe``, ``describe_run``)."""
     for cell in notebook.cells:
         tags = cell.get("metadata", {}).get("tags", [])
-        if "parameters" in tags and "remove-cell" not in tags:
+        if ("parameters" in tags or "injected-parameters" in tags) and "remove-cell" not in tags:
             cell.metadata["tags"] = [*tags, "remove-cell"]
 
 
@@ -317,6 +319,8 @@ def _copy_book_files(root: Path, out_dir: Path) -> None:
     config.setdefault("execute", {})["execute_notebooks"] = "off"
     (out_dir / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     shutil.copy2(root / "_toc.yml", out_dir / "_toc.yml")
+    for name in config.get("bibtex_bibfiles", []):
+        shutil.copy2(root / name, out_dir / name)
     for path in (root / "chapters").rglob("*"):
         if path.is_file() and path.suffix not in {".md", ".ipynb", ".pyc"} and "__pycache__" not in path.parts:
             target = out_dir / path.relative_to(root)
@@ -324,26 +328,82 @@ def _copy_book_files(root: Path, out_dir: Path) -> None:
             shutil.copy2(path, target)
 
 
-def render(root: Path, executed: Path, log: Path | None = None) -> Path:
-    """Render ``executed`` with jupyter-book into ``root/_build/html`` (warnings are errors).
+def render(root: Path, executed: Path, log: Path | None = None, *, output: Path | None = None,
+           strict: bool = True, nitpicky: bool = False) -> Path:
+    """Render ``executed`` with jupyter-book into ``output/_build/html`` (default ``root``).
 
-    Sphinx's output goes to ``log`` (default ``_build/logs/render.log``); on failure a
-    :class:`BuildError` quotes its warnings and errors and names the log.
+    With ``nitpicky`` every cross-reference must resolve; with ``strict`` warnings are errors. Sphinx's output goes to ``log``
+    (default ``_build/logs/render.log``); on failure a :class:`BuildError` quotes its warnings and
+    errors and names the log.
     """
-    html = root / "_build" / "html"
+    output = output or root
+    html = output / "_build" / "html"
     if html.exists():
         shutil.rmtree(html)
     log = log or root / "_build" / "logs" / "render.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     jb = Path(sys.executable).with_name("jupyter-book")
-    command = [str(jb), "build", str(executed), "--path-output", str(root), "-W", "--keep-going"]
+    command = [str(jb), "build", str(executed), "--path-output", str(output), "--keep-going"]
+    command += ["-W"] if strict else []
+    command += ["-n"] if nitpicky else []
     with open(log, "w", encoding="utf-8") as handle:
         completed = subprocess.run(command, stdout=handle, stderr=subprocess.STDOUT, check=False)
     if completed.returncode != 0:
-        problems = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
-                    if "WARNING" in line or "ERROR" in line or "Error" in line][:15]
+        problems = [line for line in _render_problems(log)][:15]
         raise BuildError("rendering the HTML failed:\n" + "\n".join(f"    {p}" for p in problems)
                          + f"\n    log: {_relative(log, root)}")
+    return html
+
+
+def _render_problems(log: Path) -> list[str]:
+    """The warning and error lines of a Sphinx log, without terminal colours."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(encoding="utf-8", errors="replace"))
+    return [line for line in text.splitlines() if "WARNING" in line or "ERROR" in line or "Error" in line]
+
+
+def preview(entries: list[str], out: str | os.PathLike, profile: str = "ci",
+            root: str | os.PathLike | None = None) -> Path:
+    """Execute some chapters and render only them into ``out/_build/html``, apart from ``_build``.
+
+    For editing a page: the other pages are not built, so links to them are not checked (every
+    other warning is reported, and fails the preview); ``make book`` checks the whole book.
+    """
+    check_profile(profile)
+    root = repo_root(root)
+    entries = [resolve_chapter(root, e) for e in entries]
+    if not entries:
+        raise ValueError("preview needs at least one chapter")
+    out = Path(out).resolve()
+    executed, logs = out / "executed", out / "logs"
+    for folder in (executed, logs):
+        if folder.exists():
+            shutil.rmtree(folder)
+    executed.mkdir(parents=True)
+    failed = []
+    for entry in entries:
+        result = execute_chapter(root, entry, check_parameters(root, entry, {"profile": profile}), executed,
+                                 log_dir=logs)
+        print(f"{result.seconds:7.1f} s  {result.status:6s}  {entry}", flush=True)
+        if result.status == "failed":
+            failed.append(result)
+            print("\n".join(f"    {row}" for row in result.error.splitlines()), flush=True)
+    if failed:
+        raise BuildError(f"{len(failed)} chapter(s) failed: " + ", ".join(r.chapter for r in failed))
+    _copy_book_files(root, executed)
+    # citations resolve only where a bibliography is rendered: the book's page comes along
+    bibliography = "chapters/bibliography"
+    if bibliography not in entries and chapter_source(root, bibliography).is_file():
+        execute_chapter(root, bibliography, {}, executed)
+        entries = [*entries, bibliography]
+    toc = {"format": "jb-book", "root": entries[0], "chapters": [{"file": e} for e in entries[1:]]}
+    (executed / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
+    log = logs / "render.log"
+    html = render(root, executed, log, output=out, strict=False, nitpicky=True)
+    outside = ("unknown document", "undefined label", "term not in glossary", "citation not found")
+    problems = [p for p in _render_problems(log) if not any(o in p for o in outside)]
+    if problems:
+        raise BuildError("the preview rendered with warnings:\n" + "\n".join(f"    {p}" for p in problems[:25])
+                         + f"\n    log: {log}")
     return html
 
 

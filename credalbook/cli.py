@@ -133,6 +133,14 @@ def _cmd_build(args) -> int:
     return 0
 
 
+def _cmd_preview(args) -> int:
+    from credalbook.book import preview
+
+    html = preview(args.chapters, args.out, profile=args.profile)
+    print(f"preview: {html / 'index.html'}")
+    return 0
+
+
 def _cmd_reproduce(args) -> int:
     from credalbook.experiments.registry import discover, run_experiment
     from credalbook.experiments.store import results_path
@@ -192,6 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="ci", choices=PROFILES)
     p.add_argument("--jobs", type=int, default=1, help="chapters executed at once")
     p.set_defaults(func=_cmd_build)
+
+    p = sub.add_parser("preview", help="execute and render only some chapters, apart from _build (for editing pages)")
+    p.add_argument("chapters", nargs="+", help="_toc.yml entries or unique chapter names")
+    p.add_argument("--out", default="_build/preview", help="folder of the preview (default: _build/preview)")
+    p.add_argument("--profile", default="ci", choices=PROFILES)
+    p.set_defaults(func=_cmd_preview)
 
     p = sub.add_parser("reproduce", help="run registered experiments and store tidy CSVs in data/results/")
     p.add_argument("--profile", default="full", choices=PROFILES)

@@ -307,7 +307,7 @@ TABLE_VIII = {
     "filtering": dict(zip(range(1, 11), "N D N N D N U D U A".split())),
     "choice": dict(zip(range(1, 11), "N D N N D A A U D N".split())),
 }
-"""Table VIII: desirability of each property (N necessary, D desirable, A application dependent, U undesirable)."""
+"""Table VIII, the desirability of each property (N necessary, D desirable, A application dependent, U undesirable)."""
 
 
 @dataclass(frozen=True)

@@ -298,7 +298,7 @@ def read_delimited(path: str | os.PathLike, *, sep: str = ",", header: bool = Tr
     """Read a CSV (``sep``) or whitespace (``sep="whitespace"``) file; headerless columns are ``col1..colK``.
 
     Column names are stripped of surrounding spaces; ``?`` and empty fields are missing.
-    Numeric columns come back float64, text columns as object (see :func:`_as_categorical`).
+    Numeric columns come back float64, text columns as object (nominal columns as pandas Categoricals).
     """
     options = dict(header=0 if header else None, na_values=["?", ""], keep_default_na=False, skipinitialspace=True)
     if sep == "whitespace":

@@ -28,7 +28,7 @@ __all__ = ["MISSING", "MAX_CODE", "categorical_codes", "check_discrete_X", "enco
 
 #: The code of a missing value in a coded feature matrix.
 MISSING = -1
-#: Codes of numeric columns must stay below max(MAX_CODE, 10 n): count tables have one row per code.
+#: Bound on the codes of numeric columns (with 10 n for n rows), as count tables have one row per code.
 MAX_CODE = 100_000
 
 

@@ -25,6 +25,7 @@ import pandas as pd
 from credalbook import certainty, costspace, stats
 from credalbook.pipeline import predict_set
 from credalbook.sets import check_targets_and_sets
+from credalbook.style import COLUMN_WIDTH
 
 __all__ = ["CostCurveDisplay", "BrierCurveDisplay", "CriticalDifferenceDisplay", "ProbabilisticConfusionMatrixDisplay",
            "SetSizeDisplay"]
@@ -139,7 +140,7 @@ class CriticalDifferenceDisplay:
 
     def plot(self, ax=None, *, fontsize: float = 11):
         k = len(self.ranks)
-        ax, self.figure_ = _axes(ax, (10, 1.6 + 0.45 * k))
+        ax, self.figure_ = _axes(ax, (COLUMN_WIDTH, 1.2 + 0.36 * k))
         low, high = 1, max(k, int(np.ceil(self.ranks.max())))
         ax.set_xlim(high + 0.35, low - 0.35)  # rank 1 (best) on the right
         ax.set_ylim(-(k + 2) * 0.5, 1.3)
@@ -197,7 +198,7 @@ class ProbabilisticConfusionMatrixDisplay:
 
     def plot(self, ax=None):
         if ax is None:
-            self.figure_, ax = plt.subplots(1, 2, figsize=(10, 4.6))
+            self.figure_, ax = plt.subplots(1, 2, figsize=(COLUMN_WIDTH, 3.9))
         else:
             ax = np.atleast_1d(ax)
             self.figure_ = ax[0].figure

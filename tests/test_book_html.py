@@ -7,69 +7,19 @@ absent unless ``CREDALBOOK_REQUIRE_BOOK=1`` (as in ``.ci/run``), where it fails 
 """
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-from pathlib import Path
-
 import pytest
 
 from credalbook.book import repo_root, toc_entries
+from tests.browser import load_page
 
 ROOT = repo_root()
 HTML = ROOT / "_build" / "html"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 pytestmark = pytest.mark.browser
 
 
-def _require_book():
-    if not (HTML / "index.html").is_file():
-        if os.environ.get("CREDALBOOK_REQUIRE_BOOK"):
-            pytest.fail("the book is not built: run `make book` before the tests")
-        pytest.skip("the book is not built (run `make book`)")
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        if os.environ.get("CREDALBOOK_REQUIRE_BOOK"):
-            pytest.fail("chromium and chromedriver are needed: apt-get install chromium chromium-driver")
-        pytest.skip("chromium/chromedriver not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_book()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="credalbook-chromium-")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--allow-file-access-from-files", "--window-size=1280,2000",
-                 # no network: every host name fails to resolve, only file:// pages load
-                 "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_script_timeout(60)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
 def _load(driver, entry: str) -> None:
-    driver.get((HTML / f"{entry}.html").as_uri())
-    # wait until MathJax (served from _static) has typeset the page, when the page uses it
-    driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        const start = Date.now();
-        (function wait() {
-            if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-                MathJax.startup.promise.then(() => done(true), () => done(false));
-            } else if (Date.now() - start > 5000) { done(false); }
-            else { setTimeout(wait, 50); }
-        })();
-    """)
+    load_page(driver, HTML / f"{entry}.html")
 
 
 VISIBLE_TEXT = """

@@ -35,7 +35,7 @@ def test_every_model_scores_in_unit_interval(model):
 
 def test_pruning_and_laplace():
     X, y = th.binary_task("credit-a")
-    enc = th._Encoded(X)
+    enc = th.EncodedFeatures(X)
     A = enc.matrix(X, None)
     pruned = th._Tree(A, y, prune=True, laplace=False)
     unpruned = th._Tree(A, y, prune=False, laplace=True)
@@ -46,7 +46,7 @@ def test_pruning_and_laplace():
 
 def test_decision_list_covers_every_instance():
     X, y = th.binary_task("vote")
-    A = th._Encoded(X).matrix(X, None)
+    A = th.EncodedFeatures(X).matrix(X, None)
     rules = th._DecisionList(A, y)
     s = rules.scores(A)
     assert len(rules.rules) >= 1 and np.all(np.isfinite(s))
@@ -83,7 +83,7 @@ def test_evaluate_scores_and_summaries():
 def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from credalbook.experiments.thresholds import _Encoded, nearest_neighbour_scores
+    from credalbook.experiments.thresholds import EncodedFeatures, nearest_neighbour_scores
 
     rng = np.random.default_rng(3)
     train = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60),
@@ -91,7 +91,7 @@ def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
     y = rng.integers(0, 2, size=60)
     query = pd.DataFrame({"a": rng.normal(size=25), "b": rng.normal(size=25),
                           "c": pd.Categorical(rng.choice(["x", "y", "z"], size=25), categories=["x", "y", "z"])})
-    enc = _Encoded(train)
+    enc = EncodedFeatures(train)
     # without ties: the same neighbours as scikit-learn's exact search on Weka's coding
     span = enc.hi - enc.lo
     code = lambda X: np.hstack([(enc._num(X) - enc.lo) / span, np.sqrt(0.5) * enc.onehot(X)])
@@ -103,7 +103,7 @@ def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
     # whatever the chunk size
     duplicated = pd.concat([train.iloc[[5]], train.iloc[[5]], train], ignore_index=True)
     labels = np.concatenate([[1, 0], y])
-    enc = _Encoded(duplicated)
+    enc = EncodedFeatures(duplicated)
     for max_cells in (1, 10_000_000):
         scores = nearest_neighbour_scores(enc, duplicated, labels, duplicated.iloc[[0, 1]], 1, max_cells=max_cells)
         np.testing.assert_array_equal(scores, [1.0, 1.0])

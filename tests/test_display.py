@@ -13,6 +13,7 @@ from sklearn.linear_model import LogisticRegression  # noqa: E402
 from credalbook import certainty, costspace, stats  # noqa: E402
 from credalbook.display import (BrierCurveDisplay, CostCurveDisplay, CriticalDifferenceDisplay,  # noqa: E402
                                 ProbabilisticConfusionMatrixDisplay, SetSizeDisplay)
+from credalbook.style import COLUMN_WIDTH  # noqa: E402
 
 Y = np.array([0, 0, 1, 1, 0, 1, 1, 0])
 S = np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.55])
@@ -61,7 +62,7 @@ def test_critical_difference_display_by_hand():
     assert display.critical_difference == pytest.approx(stats.nemenyi_critical_difference(3, 4))
     # CD = 2.343 sqrt(3 * 4 / (6 * 4)) = 1.66: A-B (1.25) and B-C (0.5) are joined, A-C (1.75) is not
     assert display.groups == [(0, 1), (1, 2)]
-    assert display.figure_.get_size_inches()[0] == pytest.approx(10.0)
+    assert display.figure_.get_size_inches()[0] == pytest.approx(COLUMN_WIDTH)  # the text column: never shrunk
 
 
 def test_probabilistic_confusion_matrix_display():

@@ -6,7 +6,7 @@ features and labels is :mod:`credalbook.discrete`).
   ``predict_set(X)`` returns an (n, K) boolean matrix over ``classes_`` (never an empty row),
   ``predict(X)`` one class per instance, chosen inside the set by the subclass's scores.
 
-A subclass implements ``fit`` (calling :meth:`CredalClassifierMixin._fit_discrete`),
+A subclass implements ``fit`` (calling ``CredalClassifierMixin._fit_discrete``),
 ``_predict_set_codes(Xc) -> (n, K) bool`` and ``_scores_codes(Xc) -> (n, K) float`` (any
 monotone score of the classes, e.g. a posterior, used to pick one class within the set).
 
@@ -27,7 +27,7 @@ __all__ = ["CredalClassifierMixin", "ProbabilisticSetClassifier", "choose_in_set
 class CredalClassifierMixin(ClassifierMixin, BaseEstimator):
     """scikit-learn API shared by the book's set-valued classifiers on discrete features.
 
-    After :meth:`_fit_discrete` the estimator has ``classes_`` (K labels), ``n_classes_``,
+    After ``_fit_discrete`` the estimator has ``classes_`` (K labels), ``n_classes_``,
     ``n_features_in_`` and ``n_values_`` (values per feature). Subclasses implement
     ``_predict_set_codes`` and ``_scores_codes`` on the coded test matrix.
     """

@@ -56,12 +56,12 @@ UTILITIES = {"u50": 0.5, "u65": 0.65, "u80": 0.8}
 N_FOLDS = 10
 NAME = "zaffalon2012_benchmark"
 
-#: the datasets of the ci profile: small ones spanning two to four classes and the squash case
+#: The datasets of the ci profile, small ones spanning two to four classes and the squash case
 CI_DATASETS = ("contact-lenses", "iris", "squash-stored", "labor")
 
 
 def classifier(name: str):
-    """A fresh estimator for one of :data:`CLASSIFIERS` with the paper's hyperparameters."""
+    """A fresh estimator for one of ``CLASSIFIERS`` with the paper's hyperparameters."""
     factories = {"NBC": NaiveBayes, "NCC": NaiveCredalClassifier, "LNCC": LazyNaiveCredalClassifier,
                  "CMA": CredalModelAveraging, "CDT": CredalDecisionTree}
     if name not in factories:
@@ -325,9 +325,9 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
             if open_.any() else np.nan}
 
 
-#: Variants of the benchmark's data handling for the chapter's diagnostics: keep the classes that
+#: Variants of the benchmark's data handling for the chapter's diagnostics (keep the classes that
 #: the file declares but the data never show (Weka's convention), code missing values as a value,
-#: or read numeric attributes as nominal (as Weka's own monks files declare them).
+#: or read numeric attributes as nominal, as Weka's own monks files declare them).
 VARIANTS = {"as in the benchmark": {},
             "missing as a value": {"missing_as_value": True},
             "declared classes kept": {"declared_classes": True},
@@ -345,7 +345,7 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
 
     The benchmark keeps the classes present in the data and each classifier's own treatment of
     missing values: NCC and LNCC take them as missing at random (NCC2), CDT keeps them in the
-    node without sending them down (:mod:`credalbook.classifiers.credal_tree`). Folds are the
+    node without sending them down (:class:`~credalbook.classifiers.CredalDecisionTree`). Folds are the
     benchmark's. Returns one row per (classifier, variant): determinacy, u50, u65, u80 (%),
     pooled over the folds.
     """

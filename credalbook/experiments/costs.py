@@ -5,7 +5,7 @@ Protocol (as the paper states it, with the book's choices where it is silent):
 - features: LEV's are already discrete (five levels); ERA's and ESL's are discretised into
   five equal-frequency levels, with cut points computed on each *training* fold
   (:func:`equal_frequency_codes`); the classes keep their order and number (9, 9, 5);
-- costs: ℓ1 ordinal costs |i - j| between class ranks (Section VII-A); decisions by maximality
+- costs: ℓ1 ordinal costs ``|i - j|`` between class ranks (Section VII-A); decisions by maximality
   (K(K-1) pairwise lower expectations; no extended matrix is needed to decide);
 - evaluation: the p-discounted cost (Eqs. 14-16) of each predicted set, averaged over the
   test instances; stratified ten-fold cross-validation, repeated ``repetitions`` times with

@@ -48,7 +48,7 @@ from credalbook import costspace as cs
 from credalbook.experiments.registry import Experiment, register
 
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
-           "split", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
+           "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
            "STUDY", "by_model", "by_dataset", "by_model_and_gamma",
            "split_tolerance"]
 
@@ -87,7 +87,7 @@ def split(y: np.ndarray, seed: int, train_fraction: float = 0.5):
     return train_test_split(np.arange(len(y)), train_size=train_fraction, stratify=y, random_state=seed)
 
 
-class _Encoded:
+class EncodedFeatures:
     """Numeric block (imputed) and nominal block (mode-imputed codes) fitted on a training frame."""
 
     def __init__(self, X_train: pd.DataFrame):
@@ -236,7 +236,7 @@ class _DecisionList:
 
 # ---------------------------------------------------------------------------------------- models
 
-def _naive_bayes(enc: _Encoded, Xtr, ytr, Xte):
+def _naive_bayes(enc: EncodedFeatures, Xtr, ytr, Xte):
     from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
     models = []
@@ -257,7 +257,7 @@ def _naive_bayes(enc: _Encoded, Xtr, ytr, Xte):
     return proba(Xtr), proba(Xte)
 
 
-def nearest_neighbour_scores(enc: _Encoded, X_train: pd.DataFrame, y_train: np.ndarray, X_query: pd.DataFrame,
+def nearest_neighbour_scores(enc: EncodedFeatures, X_train: pd.DataFrame, y_train: np.ndarray, X_query: pd.DataFrame,
                              k: int, max_cells: int = 4_000_000) -> np.ndarray:
     """Share of class 1 among the ``k`` nearest training instances of each query row, shape (n_query,).
 
@@ -298,7 +298,7 @@ def fit_scores(model: str, X_train: pd.DataFrame, y_train: np.ndarray, X_test: p
     if model == "Random":
         rng = np.random.default_rng(seed)
         return rng.uniform(size=len(X_train)), rng.uniform(size=len(X_test))
-    enc = _Encoded(X_train)
+    enc = EncodedFeatures(X_train)
     if model == "NB":
         return _naive_bayes(enc, X_train, y_train, X_test)
     scaling = {"SVM": "minmax", "SVMp": "minmax", "Logist": "standard"}.get(model)

@@ -1,16 +1,17 @@
 """The reproduction ledger (see :mod:`credalbook.ledger.core`): claims and published numbers of the
 five papers as data, the checks that compute the book's side, and one verdict per entry.
 
-One module per paper and topic registers its checks (:func:`check`) and table builders
-(:func:`book_table`); :func:`ledger` evaluates everything, ``credalbook ledger`` prints it, and
+One module per paper and topic registers its checks (:func:`~credalbook.ledger.core.check`) and
+table builders (:func:`~credalbook.ledger.core.book_table`); :func:`~credalbook.ledger.core.ledger`
+evaluates everything, ``credalbook ledger`` prints it, and
 :mod:`credalbook.ledger.report` lays it out as the book's pages.
 """
 from credalbook.ledger.core import (CHECKS, KINDS, PAPERS, TABLES, VERDICTS, BookTable, Check, Claim, Finding,
                                     book_frame, book_table, check, claims, counts, discover, evaluate_claim,
-                                    evaluated, judge, ledger, load_inputs, printing_precision, stored, table_rows)
+                                    evaluated, judge, judged_cells, ledger, load_inputs, printing_precision, stored, table_rows)
 from credalbook.ledger.report import (chapter_slice, errata, markdown_table, part_counts, part_summary, report)
 
 __all__ = ["CHECKS", "KINDS", "PAPERS", "TABLES", "VERDICTS", "BookTable", "Check", "Claim", "Finding",
            "book_frame", "book_table", "check", "claims", "counts", "discover", "evaluate_claim", "evaluated",
-           "judge", "ledger", "load_inputs", "printing_precision", "stored", "table_rows", "chapter_slice",
+           "judge", "judged_cells", "ledger", "load_inputs", "printing_precision", "stored", "table_rows", "chapter_slice",
            "errata", "markdown_table", "part_counts", "part_summary", "report"]

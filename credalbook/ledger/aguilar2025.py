@@ -302,7 +302,7 @@ def _looser_maximum(maximum: sp.Expr) -> dict:
 
 
 def divergence_maximum_expression() -> sp.Expr:
-    """sqrt(1 - 1/k), the largest value of d(CM, CM*) with k classes (from :func:`th.divergence_derivation`)."""
+    """sqrt(1 - 1/k), the largest value of d(CM, CM*) with k classes (from :func:`credalbook.theory.certainty.divergence_derivation`)."""
     return th.divergence_derivation()["maximum"]
 
 

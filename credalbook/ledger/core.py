@@ -45,12 +45,12 @@ import yaml
 
 __all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claims", "Finding", "Check",
            "check", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
-           "BookTable", "BOOK_READING", "book_table", "table_rows", "COLUMNS", "book_frame", "fingerprint",
+           "BookTable", "BOOK_READING", "book_table", "judged_cells", "table_rows", "COLUMNS", "book_frame", "fingerprint",
            "evaluated", "ledger", "counts"]
 
 #: The verdicts of the ledger, in the order of the reports (see the module docstring).
 VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
-#: The kinds of claims: each has its verdict rule in :func:`judge`.
+#: The kinds of claims, each with its verdict rule in :func:`judge`.
 KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
 
 
@@ -477,21 +477,28 @@ def _matches(row: pd.Series, rule: dict, reading: str) -> bool:
                for key, value in wanted.items())
 
 
-def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Ledger rows of published table ``name``: one per printed cell, judged like a number claim.
+def judged_cells(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every printed cell of published table ``name`` beside the book's, judged: one row per cell.
 
-    The tolerance is the source record's; the printing precision comes from the cell's digits as
-    transcribed. The record's ``cells`` list explains differences: each rule has ``why`` and
-    optionally ``match`` (key values, a list meaning any of them), ``measure`` and ``reading`` (the rule then applies to
-    that reading only). A rule with ``tolerance`` sets the tolerance of the cells it matches
-    (the first such rule wins; for tables whose one column mixes quantities); a rule without
-    ``verdict`` explains the matched cells that differ (not reproduced, or within tolerance), a
-    rule with one sets it
-    (e.g. ``erratum`` for a cell the paper misprints, naming the claim that shows it). A cell
-    with no book value is ``not checkable``.
+    Columns: the table's key columns (as printed), ``measure``, ``printed`` (the paper's text),
+    ``paper``, ``book``, ``difference`` (book − paper), ``tolerance``, ``verdict`` and ``why``
+    (the source record's explanation of a difference, ``""`` when it has none), in the paper's
+    row order. The tolerance is the source record's; the printing precision comes from the cell's
+    digits as transcribed. The record's ``cells`` list explains differences: each rule has
+    ``why`` and optionally ``match`` (key values, a list meaning any of them), ``measure`` and
+    ``reading`` (the rule then applies to that reading only). A rule with ``tolerance`` sets the
+    tolerance of the cells it matches (the first such rule wins; for tables whose one column
+    mixes quantities); a rule without ``verdict`` explains the matched cells that differ (not
+    reproduced, or within tolerance), a rule with one sets it (e.g. ``erratum`` for a cell the
+    paper misprints, naming the claim that shows it). A cell with no book value is ``not
+    checkable``.
     """
     from credalbook.reference import compare, published, published_source
 
+    discover()
+    if (name, reading) not in TABLES:
+        known = sorted(n for n, r in TABLES if r == reading)
+        raise KeyError(f"no builder of published table {name!r} in reading {reading!r}; known: {', '.join(known)}")
     item = TABLES[(name, reading)]
     frame = item.function(**load_inputs(item)) if book is None else book
     source = published_source(name)
@@ -502,11 +509,9 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
     text[list(item.on)] = keys.to_numpy()
     long_text = text.melt(list(item.on), var_name="measure", value_name="printed")
     table = table.merge(long_text, on=[*item.on, "measure"], how="left")
-    rows = []
     rules = source.get("cells", []) or []
-    paper = _paper_of(name)
+    tolerances, verdicts, whys = [], [], []
     for _, cell in table.iterrows():
-        key = ", ".join(f"{k}={cell[k]}" for k in item.on)
         matching = [rule for rule in rules if _matches(cell, rule, reading)]
         tolerance = next((float(r["tolerance"]) for r in matching if "tolerance" in r), float(cell["tolerance"]))
         why = ""
@@ -520,12 +525,32 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
             if "verdict" in rule or verdict in ("not reproduced", "within tolerance"):
                 verdict = rule.get("verdict", verdict)
                 why = rule["why"]
-        rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": paper, "part": item.part, "section": source["table"], "kind": "number",
-                     "statement": f"{source['table']}: {key}, {cell['measure']}", "published": cell["printed"],
+        tolerances.append(tolerance)
+        verdicts.append(verdict)
+        whys.append(why)
+    table["tolerance"], table["verdict"], table["why"] = tolerances, verdicts, whys
+    return table[[*item.on, "measure", "printed", "paper", "book", "difference", "tolerance", "verdict", "why"]]
+
+
+def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Ledger rows of published table ``name``: one per printed cell, judged like a number claim
+    (:func:`judged_cells` laid out in the ledger's columns)."""
+    from credalbook.reference import published_source
+
+    item = TABLES[(name, reading)]
+    cells = judged_cells(name, reading, book)
+    table = published_source(name)["table"]
+    paper = _paper_of(name)
+    rows = []
+    for _, cell in cells.iterrows():
+        key = ", ".join(f"{k}={cell[k]}" for k in item.on)
+        rows.append({"id": f"{name}[{key}; {cell['measure']}]", "paper": paper, "part": item.part, "section": table,
+                     "kind": "number", "statement": f"{table}: {key}, {cell['measure']}", "published": cell["printed"],
                      "book": _show(float(cell["book"])) if not np.isnan(cell["book"]) else "",
-                     "difference": cell["difference"], "tolerance": f"±{tolerance:g}",
-                     "verdict": verdict, "evidence": item.evidence, "detail": why, "chapter": item.chapter,
-                     "also": "", "note": "", "entry": "table" if reading == BOOK_READING else f"reading: {reading}"})
+                     "difference": cell["difference"], "tolerance": f"±{cell['tolerance']:g}",
+                     "verdict": cell["verdict"], "evidence": item.evidence, "detail": cell["why"],
+                     "chapter": item.chapter, "also": "", "note": "",
+                     "entry": "table" if reading == BOOK_READING else f"reading: {reading}"})
     return pd.DataFrame(rows)
 
 

@@ -1386,7 +1386,7 @@ def cl_helps_score_driven(results: pd.DataFrame) -> Finding:
     "results": results.assign(**{"score-driven": np.where(results["gamma"] == 0.0, results["CL"],
                                                           results["score-driven"])})})
 def no_calibration_pattern(results: pd.DataFrame) -> Finding:
-    """No clear pattern between calibration and score-driven loss at γ = 0: |Spearman ρ| below 0.5
+    """No clear pattern between calibration and score-driven loss at γ = 0: ``|Spearman ρ|`` below 0.5
     across the ten model types (CL from γ = ∞, which does not depend on γ)."""
     cl = _model_table(results)["CL"]
     loss = _means(results, 0.0, "score-driven").reindex(cl.index)

@@ -1,7 +1,7 @@
 """Pages made from the ledger: the reproduction report, each chapter's slice, the errata.
 
 Every function returns MyST markdown (the book renders executed markdown outputs as MyST, so
-``{doc}`` links resolve); nothing here judges anything, it only lays out :func:`ledger` rows.
+``{doc}`` links resolve); nothing here judges anything, it only lays out :func:`~credalbook.ledger.core.ledger` rows.
 """
 from __future__ import annotations
 

@@ -327,7 +327,7 @@ def table3_full_set(printed: float, u) -> Finding:
 
 def _utility_check(name: str, utilities: Callable[[], dict], rule: Callable[[int, Any], np.ndarray], claim_book: str):
     """A check that each g of ``utilities`` (key -> sympy g(x)) meets Section III-A's conditions and
-    that ``rule(K, key)``, the numerical extended matrix on 0/1 costs, equals 1 - g(1/|Y|) on correct sets."""
+    that ``rule(K, key)``, the numerical extended matrix on 0/1 costs, equals ``1 - g(1/|Y|)`` on correct sets."""
 
     @check(name, inputs={"utilities": _given("credalbook.theory.costs (utility of " + claim_book + ")", utilities)},
            mutate=lambda utilities: {"utilities": {key: theory.X_UTILITY ** 2 for key in utilities}})
@@ -386,7 +386,7 @@ def zero_one_symmetry(tables) -> Finding:
 @check("yang2017.discounted-accuracy", inputs={"costs_of": _given("0/1 costs, K = 2..6", lambda: lambda k: 1 - np.eye(k))},
        mutate=lambda costs_of: {"costs_of": lambda k: costs_of(k) * (1 + np.arange(k))[None, :]})
 def discounted_accuracy(costs_of) -> Finding:
-    """§IV-A: Def. 3 on 0/1 costs equals discounted accuracy, 1 - 1/|Y| inside the set and 1 outside."""
+    """§IV-A: Def. 3 on 0/1 costs equals discounted accuracy, ``1 - 1/|Y|`` inside the set and 1 outside."""
     worst = 0.0
     for k in range(2, 7):
         subset_list, matrix = costs.extended_cost_matrix(costs_of(k), "discounted")

@@ -603,7 +603,7 @@ def cell_differences(entries: pd.DataFrame, numbers=tuple(PER_DATASET)) -> pd.Da
     """Cells of Tables ``numbers`` (12–19) that ledger rows ``entries`` judge ``not reproduced``, with their cause.
 
     A CDT cell also shows the book's value under Weka-IP's leaf rule (the table's reading
-    :data:`WEKA_LEAF_RULE`). Display only: the verdicts and causes are the ledger's.
+    ``WEKA_LEAF_RULE``). Display only: the verdicts and causes are the ledger's.
     """
     from credalbook.ledger.core import book_frame
 

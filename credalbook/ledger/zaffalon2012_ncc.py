@@ -538,7 +538,7 @@ def _settings_swapped(per_dataset: pd.DataFrame) -> dict:
 
 @check("zaffalon2012.ncc-uci-cfs-more-similar", inputs={"per_dataset": UCI_PER_DATASET}, mutate=_settings_swapped)
 def uci_cfs_more_similar(per_dataset: pd.DataFrame) -> Finding:
-    """§9.1.3: after CFS, the median |NCC − NBC| expected utility over the datasets is smaller, under u65 and u80."""
+    """§9.1.3: after CFS, the median ``|NCC − NBC|`` expected utility over the datasets is smaller, under u65 and u80."""
     gaps = {(u, fs): float((_setting(per_dataset, fs)[f"ncc_{u}"] - _setting(per_dataset, fs)["nbc_accuracy"])
                            .abs().median()) for u in ("u65", "u80") for fs in (False, True)}
     return Finding(book=all(gaps[(u, True)] < gaps[(u, False)] for u in ("u65", "u80")),
@@ -653,7 +653,7 @@ def ndc_significance(folds: pd.DataFrame) -> Finding:
 @check("zaffalon2012.ncc-ndc-determinacy-spread", inputs={"per_dataset": UCI_PER_DATASET},
        mutate=lambda per_dataset: {"per_dataset": per_dataset.assign(ndc_determinate=per_dataset["ncc_determinate"])})
 def ndc_determinacy_spread(per_dataset: pd.DataFrame) -> Finding:
-    """§9.3 (Fig. 8): NCC's and NDC's determinacies over the datasets are weakly related (|Spearman ρ| < 0.5)."""
+    """§9.3 (Fig. 8): NCC's and NDC's determinacies over the datasets are weakly related (``|Spearman ρ| < 0.5``)."""
     t = _setting(per_dataset, False)
     rho = sps.spearmanr(t["ncc_determinate"], t["ndc_determinate"]).statistic
     return Finding(book=bool(abs(rho) < 0.5), detail=f"Spearman ρ of NCC's and NDC's determinacy over {len(t)} "

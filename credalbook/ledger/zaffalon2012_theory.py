@@ -4,7 +4,7 @@ The journal version's Sections 1–8, the utilities of Section 9 and the F-measu
 (Table 10); the conference version's Sections 1–7 and the rule for binary data of its Section 9.
 Every check computes the book's side from the derivations of :mod:`credalbook.theory.betting`,
 :mod:`credalbook.theory.utility` and :mod:`credalbook.theory.mbets`; the formulas as the paper
-prints them are transcribed in :data:`PRINTED`. A printed formula is *reproduced* when sympy
+prints them are transcribed in ``PRINTED``. A printed formula is *reproduced* when sympy
 finds it identical to the derivation and an *erratum* when not (:func:`same_formula`).
 """
 from __future__ import annotations

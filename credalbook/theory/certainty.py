@@ -1,7 +1,7 @@
 """Derivations for the certainty ratio (Aguilar-Ruiz 2025, ref 003 of the book), with checks.
 
 - :func:`worked_example`: Examples 4-13 in exact rational arithmetic, beside the printed numbers
-  (:data:`PRINTED_MATRICES`: the matrices of Examples 3-8 as printed; :func:`eq9_as_printed`: Eq. 9's
+  (``PRINTED_MATRICES``, the matrices of Examples 3-8 as printed; :func:`eq9_as_printed`: Eq. 9's
   maximum over the instances);
 - :func:`row_sum_derivation`: rows of CM* = T^T Q sum to the class counts, for general n, k;
 - :func:`accuracy_decomposition_derivation`: Acc* = lambda_S Acc*_S + lambda_U Acc*_U (Eqs. 15-19);

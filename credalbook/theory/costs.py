@@ -62,7 +62,7 @@ def symbolic_p_discounted(cost: sp.Matrix = TABLE_I, r=sp.Rational(1, 2), varian
 
 
 def symbolic_ha(k: int = 3):
-    """Table IX: η(y)[y ∉ Y] + δ(|Y| - 1) with symbols η_a, η_b, ... and δ; returns (matrix, etas, delta)."""
+    """Table IX: ``η(y)[y ∉ Y] + δ(|Y| - 1)`` with symbols η_a, η_b, ... and δ; returns (matrix, etas, delta)."""
     names = "abcdefghij"[:k]
     etas = sp.symbols(" ".join(f"eta_{c}" for c in names), positive=True)
     delta = sp.Symbol("delta", positive=True)
@@ -77,7 +77,7 @@ def check_against_numeric(symbolic: sp.Matrix, numeric: np.ndarray, atol: float 
 
 
 def utility_cost_exact(size: int, u=sp.Rational(13, 20)):
-    """1 - g(1/|Y|) with g quadratic, g(1) = 1, g(1/2) = u (Eq. 8): the correct-set cells of Table III."""
+    """``1 - g(1/|Y|)`` with g quadratic, g(1) = 1, g(1/2) = u (Eq. 8): the correct-set cells of Table III."""
     x = sp.Symbol("x")
     a = 2 - 4 * u
     g = a * x ** 2 + (1 - a) * x
@@ -94,9 +94,9 @@ def check_table_iii_full_set() -> dict:
 # Proposition 1
 # --------------------------------------------------------------------------------------------
 def check_proposition_1(k: int = 3, discounted_rule=None) -> bool:
-    """E_p[c̄_Y] = (1/|Y|) Σ_{ŷ∈Y} E_p[c_ŷ] for every Y, symbolically, with symbolic costs and p.
+    """``E_p[c̄_Y] = (1/|Y|) Σ_{ŷ∈Y} E_p[c_ŷ]`` for every Y, symbolically, with symbolic costs and p.
 
-    Hence E_p[c̄_Y] - min_ŷ E_p[c_ŷ] = (1/|Y|) Σ (E_p[c_ŷ] - min) is a sum of non-negative terms.
+    Hence ``E_p[c̄_Y] - min_ŷ E_p[c_ŷ] = (1/|Y|) Σ (E_p[c_ŷ] - min)`` is a sum of non-negative terms.
     ``discounted_rule`` (default :func:`symbolic_discounted`) builds the extended matrix checked.
     """
     c = sp.Matrix(k, k, lambda i, j: sp.Symbol(f"c_{i}{j}", nonnegative=True))
@@ -202,7 +202,7 @@ def check_permutation_invariance(n: int = 3) -> bool:
 # Ha's class-selective rejection (Table IX)
 # --------------------------------------------------------------------------------------------
 def ha_reward_condition(size):
-    """Property 3 for Ha's costs on a set of ``size`` classes containing y: δ(|Y|-1) < (|Y|-1)η/|Y| ⟺ δ < η/|Y|."""
+    """Property 3 for Ha's costs on a set of ``size`` classes containing y: ``δ(|Y|-1) < (|Y|-1)η/|Y| ⟺ δ < η/|Y|``."""
     eta, delta = sp.symbols("eta delta", positive=True)
     n = sp.Integer(size)
     mean = (n - 1) * eta / n          # discounted cost: |Y| - 1 members cost η, the true one 0
@@ -273,7 +273,7 @@ X_UTILITY = sp.Symbol("x", nonnegative=True)
 
 
 def utility_conditions(g) -> dict:
-    """Zaffalon et al.'s conditions on a utility g(x) of x = 1/|Y| (Section III-A), checked exactly.
+    """Zaffalon et al.'s conditions on a utility g(x) of ``x = 1/|Y|`` (Section III-A), checked exactly.
 
     g(0) = 0, g(1) = 1, g(x) >= x on [0, 1] and g concave (g'' <= 0 on [0, 1]).
     """
@@ -286,7 +286,7 @@ def utility_conditions(g) -> dict:
 
 
 def f_beta_utility(beta=1):
-    """Section III-B: with P = 1/|Y| and R = 1 on a correct set, F_β = (1 + β²) x / (β² x + 1) at x = 1/|Y|."""
+    """Section III-B: with ``P = 1/|Y|`` and R = 1 on a correct set, F_β = (1 + β²) x / (β² x + 1) at ``x = 1/|Y|``."""
     x, beta = X_UTILITY, sp.nsimplify(beta)
     precision, recall = x, 1
     return (1 + beta ** 2) * precision * recall / (beta ** 2 * precision + recall)

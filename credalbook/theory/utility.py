@@ -167,7 +167,7 @@ U_AT_MU = sp.symbols("u(mu) u'(mu) u''(mu)", real=True)
 
 def expected_taylor_polynomial(n_outcomes: int = 3) -> sp.Expr:
     """Eq. (2) derived: ``E[u(mu) + u'(mu)(h − mu) + u''(mu)(h − mu)^2/2]`` for a generic ``u`` and a
-    generic ``n_outcomes``-valued gamble ``h``, in the symbols :data:`U_AT_MU`, :data:`VAR`.
+    generic ``n_outcomes``-valued gamble ``h``, in the symbols ``U_AT_MU`` and ``VAR``.
 
     The expectation is a linear combination of ``u(mu), u'(mu), u''(mu)``; its coefficients are
     computed from the gamble's values and probabilities, then the coefficient of ``u''(mu)`` is
@@ -189,7 +189,7 @@ def eq2_relative_errors(utilities: dict, n_classes: int = 4, draws: int = 2000, 
 
     A classifier is a random mass function (uniform on the simplex) on the rewards discounted
     accuracy can take with ``n_classes`` classes, ``1, 1/2, ..., 1/n, 0``; ``utilities`` maps
-    names to sympy expressions in :data:`X`. Returns one row per (utility, classifier): exact and
+    names to sympy expressions in ``X``. Returns one row per (utility, classifier): exact and
     approximated expected utility and ``|approx − exact| / exact``.
     """
     n_classes = int(check_scalar(n_classes, "n_classes", low=2, integer=True))

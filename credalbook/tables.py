@@ -1,0 +1,248 @@
+"""Tables for reading: a published table beside the book's, and the book's own tables.
+
+:func:`comparison` lays out a published table in the paper's own layout — one row group per
+dataset or model, the paper's columns — with three lines per group (the paper's numbers, the
+book's, and book − paper), the book's cells coloured by the ledger's verdict and every
+difference beyond its tolerance in bold with its explanation as a note below the table (or
+"unexplained"). :func:`show` renders any of the book's own frames the same way: no index
+column, integers as integers, fixed decimals per column, text wrapped, verdicts coloured. Both
+return a :class:`Table`, which a notebook displays as HTML and whose ``frame`` holds the data.
+Tables longer than ``collapse_after`` rows are folded under their summary line.
+"""
+from __future__ import annotations
+
+import html
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["VERDICT_COLOURS", "Table", "comparison", "show", "format_number"]
+
+#: Background colour of a cell by the ledger's verdict (light tints, readable in print and in grey).
+VERDICT_COLOURS = {
+    "reproduced": "#d9efd9",
+    "within tolerance": "#eef6dc",
+    "partly": "#fff1c2",
+    "not reproduced": "#f8d4d2",
+    "erratum": "#e4dbf3",
+    "not checkable": "#ececec",
+}
+
+_MINUS = "\u2212"
+_CELL = "padding:2px 8px;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap"
+_TEXT = "padding:2px 8px;text-align:left;white-space:normal;max-width:32em"
+_HEAD = "padding:3px 8px;border-bottom:1px solid #888;text-align:{align};vertical-align:bottom"
+
+
+@dataclass
+class Table:
+    """A rendered table: ``frame`` is its data, ``html`` what a notebook and the book show."""
+
+    frame: pd.DataFrame
+    html: str
+    summary: str = ""
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return f"Table({len(self.frame)} rows: {self.summary})" if self.summary else f"Table({len(self.frame)} rows)"
+
+
+def format_number(value, decimals: int | None = None, *, signed: bool = False) -> str:
+    """``value`` as a reader expects it: integers with thousands separators, others with
+    ``decimals`` decimals (3 by default), a true minus sign, ``""`` for a missing value.
+
+    Never scientific notation: a magnitude below the last decimal prints as 0 at that precision.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"value must be a number, got {type(value).__name__}")
+    if decimals is None and float(value).is_integer():
+        decimals = 0
+    decimals = 3 if decimals is None else decimals
+    text = f"{abs(float(value)):,.{decimals}f}"
+    if value == 0:
+        return "0" if decimals == 0 or signed else text
+    if float(text.replace(",", "")) == 0:
+        return ("\u00b1" if signed else "") + text
+    sign = _MINUS if value < 0 else ("+" if signed else "")
+    return sign + text
+
+
+def _decimals_of(printed: str) -> int:
+    text = str(printed).strip().lower().partition("e")[0]
+    return len(text.partition(".")[2])
+
+
+def _collapsible(summary: str, body: str, rows: int, collapse_after: int) -> str:
+    head = f'<p style="margin:0.3em 0;font-size:0.92em">{html.escape(summary)}</p>' if summary else ""
+    if rows <= collapse_after:
+        return head + body
+    return (f'{head}<details><summary style="cursor:pointer;font-size:0.92em">show the {rows:,} rows</summary>'
+            f"{body}</details>")
+
+
+def _table_html(head: str, body: str, notes: str = "") -> str:
+    return (f'<div style="overflow-x:auto;max-width:100%"><table style="border-collapse:collapse;font-size:0.86em;'
+            f'margin:0.4em 0"><thead>{head}</thead><tbody>{body}</tbody></table>{notes}</div>')
+
+
+def _verdict_cell(verdict: str) -> str:
+    colour = VERDICT_COLOURS.get(verdict, "transparent")
+    return f'<td style="{_TEXT};background:{colour}">{html.escape(verdict)}</td>'
+
+
+def _legend(verdicts) -> str:
+    chips = "".join(f'<span style="background:{VERDICT_COLOURS[v]};padding:0 6px;margin-right:6px">{v}</span>'
+                    for v in VERDICT_COLOURS if v in set(verdicts))
+    return f'<p style="font-size:0.8em;margin:0.2em 0">{chips}</p>'
+
+
+def comparison(name: str, reading: str = "book", *, measures: list[str] | None = None, caption: str | None = None,
+               collapse_after: int = 12) -> Table:
+    """Published table ``name`` beside the book's, judged by the ledger, in the paper's layout.
+
+    Each key (dataset, model, ...) is a group of three lines: the paper's printed numbers, the
+    book's at the paper's decimals (coloured by verdict), and book − paper (bold beyond its
+    tolerance, with a note letter pointing to the explanation below the table). ``measures``
+    picks and orders the columns (default: the paper's). The summary line above the table counts
+    the cells by verdict and names the largest difference; ``frame`` is
+    :func:`credalbook.ledger.core.judged_cells`.
+    """
+    from credalbook.ledger.core import TABLES, judged_cells
+    from credalbook.reference import published, published_source
+
+    cells = judged_cells(name, reading)
+    keys = list(TABLES[(name, reading)].on)
+    order = list(dict.fromkeys(cells["measure"]))
+    if measures is not None:
+        unknown = [m for m in measures if m not in order]
+        if unknown:
+            raise ValueError(f"measures {unknown} are not columns of published table {name!r}; its columns: {order}")
+        order = list(measures)
+        cells = cells[cells["measure"].isin(order)]
+    source = published_source(name)
+    decimals = {m: max(_decimals_of(p) for p in cells.loc[cells["measure"] == m, "printed"]) for m in order}
+    # one more decimal for the difference, none for a column of integers (ranks, counts) on both sides
+    integral = {m: bool(np.all(np.mod(cells.loc[cells["measure"] == m, "book"].dropna(), 1) == 0)) and decimals[m] == 0
+                for m in order}
+
+    notes: dict[str, str] = {}
+
+    def note_for(why: str) -> str:
+        why = why or "unexplained"
+        if why not in notes:
+            notes[why] = chr(ord("a") + len(notes)) if len(notes) < 26 else str(len(notes) + 1)
+        return notes[why]
+
+    lookup = {(tuple(str(row[k]) for k in keys), row["measure"]): row for _, row in cells.iterrows()}
+    groups = published(name)[keys].astype(str).apply(tuple, axis=1).drop_duplicates()
+    head = ("<tr>" + "".join(f'<th style="{_HEAD.format(align="left")}">{html.escape(k)}</th>' for k in keys)
+            + f'<th style="{_HEAD.format(align="left")}"></th>'
+            + "".join(f'<th style="{_HEAD.format(align="right")}">{html.escape(m)}</th>' for m in order) + "</tr>")
+    body = []
+    for group in groups:
+        present = [lookup.get((group, m)) for m in order]
+        if all(c is None for c in present):
+            continue
+        lines = {"paper": [], "book": [], "book \u2212 paper": []}
+        for m, cell in zip(order, present):
+            if cell is None:
+                for line in lines.values():
+                    line.append(f'<td style="{_CELL}"></td>')
+                continue
+            lines["paper"].append(f'<td style="{_CELL}">{html.escape(str(cell["printed"]))}</td>')
+            colour = VERDICT_COLOURS[cell["verdict"]]
+            lines["book"].append(f'<td style="{_CELL};background:{colour}" title="{html.escape(cell["verdict"])}">'
+                                 f'{format_number(cell["book"], decimals[m])}</td>')
+            beyond = cell["verdict"] in ("not reproduced", "erratum", "partly") or (
+                not np.isnan(cell["difference"]) and abs(cell["difference"]) > cell["tolerance"] + 1e-12)
+            text = format_number(cell["difference"], decimals[m] + (0 if integral[m] else 1), signed=True)
+            if beyond and text:
+                text = f'<b>{text}</b><sup>{note_for(cell["why"])}</sup>'
+            elif cell["verdict"] == "not checkable":
+                text = f'<sup>{note_for(cell["why"])}</sup>'
+            lines["book \u2212 paper"].append(f'<td style="{_CELL};color:#555">{text}</td>')
+        for index, (label, tds) in enumerate(lines.items()):
+            border = "border-top:1px solid #ccc;" if index == 0 else ""
+            key_cells = "".join(f'<td style="{_TEXT};{border}">{html.escape(v) if index == 0 else ""}</td>'
+                                for v in group)
+            tds = [td.replace('<td style="', f'<td style="{border}', 1) for td in tds]
+            body.append(f'<tr>{key_cells}<td style="{_TEXT};{border}color:#666;font-size:0.9em">{label}</td>'
+                        f'{"".join(tds)}</tr>')
+    counts = cells["verdict"].value_counts()
+    counted = ", ".join(f"{counts[v]:,} {v}" for v in VERDICT_COLOURS if v in counts)
+    largest = cells.loc[cells["difference"].abs().idxmax()] if cells["difference"].notna().any() else None
+    summary = caption or f"{source['paper'].split('),')[0]}), {source['table']}"
+    summary = f"{summary}: {len(groups):,} rows, {len(cells):,} cells — {counted}"
+    if largest is not None:
+        where = ", ".join(str(largest[k]) for k in keys)
+        summary += (f"; largest |book − paper| {format_number(abs(largest['difference']), decimals[largest['measure']] + 1)}"
+                    f" ({where}, {largest['measure']})")
+    summary += "."
+    note_html = ""
+    if notes:
+        items = "".join(f"<li><sup>{letter}</sup> {html.escape(why)}</li>" for why, letter in notes.items())
+        note_html = f'<ul style="list-style:none;padding-left:0;font-size:0.82em;margin:0.2em 0">{items}</ul>'
+    body_html = _table_html(head, "".join(body), _legend(cells["verdict"]) + note_html)
+    return Table(cells.reset_index(drop=True), _collapsible(summary, body_html, len(groups), collapse_after), summary)
+
+
+def _column_format(series: pd.Series, decimals: int | None):
+    if pd.api.types.is_bool_dtype(series):
+        return lambda v: format_number(v)
+    if pd.api.types.is_numeric_dtype(series):
+        values = series.dropna().astype(float)
+        integral = len(values) > 0 and bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+        places = 0 if integral and decimals is None else (3 if decimals is None else decimals)
+        return lambda v: format_number(v, places)
+    return lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+
+
+def show(frame: pd.DataFrame, *, decimals: int | dict[str, int] | None = None, columns: dict[str, str] | None = None,
+         summary: str = "", collapse_after: int = 15) -> Table:
+    """One of the book's own tables, rendered for reading.
+
+    The index becomes leading columns unless it is the default 0..n-1 range, integer-valued
+    columns print as integers (thousands separated), other numbers with ``decimals`` decimals
+    (an int, or a mapping per column; 3 by default), text wraps, a ``verdict`` column is
+    coloured, ``columns`` renames for display. A table longer than ``collapse_after`` rows folds
+    under ``summary``.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    data = frame.copy()
+    if not isinstance(data.index, pd.RangeIndex) or data.index.name is not None:
+        data = data.reset_index()
+    if isinstance(data.columns, pd.MultiIndex):
+        data.columns = [" ".join(str(p) for p in col if str(p)) for col in data.columns]
+    data.columns = [str(c) for c in data.columns]
+    if isinstance(decimals, dict):
+        unknown = [c for c in decimals if c not in data.columns]
+        if unknown:
+            raise ValueError(f"decimals names columns {unknown} that the frame does not have")
+    formats = {c: _column_format(data[c], decimals.get(c) if isinstance(decimals, dict) else decimals)
+               for c in data.columns}
+    numeric = {c for c in data.columns if pd.api.types.is_numeric_dtype(data[c]) and not pd.api.types.is_bool_dtype(data[c])}
+    names = {c: (columns or {}).get(c, c) for c in data.columns}
+    head = "<tr>" + "".join(f'<th style="{_HEAD.format(align="right" if c in numeric else "left")}">'
+                            f"{html.escape(names[c])}</th>" for c in data.columns) + "</tr>"
+    rows = []
+    for _, row in data.iterrows():
+        tds = []
+        for c in data.columns:
+            if c == "verdict":
+                tds.append(_verdict_cell(str(row[c])))
+            else:
+                tds.append(f'<td style="{_CELL if c in numeric else _TEXT}">{html.escape(formats[c](row[c]))}</td>')
+        rows.append("<tr>" + "".join(tds) + "</tr>")
+    legend = _legend(data["verdict"]) if "verdict" in data.columns else ""
+    body = _table_html(head, "".join(rows), legend)
+    return Table(data, _collapsible(summary, body, len(data), collapse_after), summary)
