@@ -381,7 +381,8 @@ def preview(entries: list[str], out: str | os.PathLike, profile: str = "ci",
     executed.mkdir(parents=True)
     failed = []
     for entry in entries:
-        result = execute_chapter(root, entry, check_parameters(root, entry, {"profile": profile}), executed,
+        given = {"profile": profile} if "profile" in declared_parameters(root, entry) else {}
+        result = execute_chapter(root, entry, check_parameters(root, entry, given), executed,
                                  log_dir=logs)
         print(f"{result.seconds:7.1f} s  {result.status:6s}  {entry}", flush=True)
         if result.status == "failed":

@@ -106,7 +106,8 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
 
     ``where`` (boolean, broadcastable) selects the terms, e.g. the members of a predicted set.
     p = 0 is the geometric mean (0 if a term is 0); p = +/-inf are max/min. For p < 0 a zero
-    term is refused: the paper translates the costs by epsilon first (Section VI).
+    term is refused: the paper translates the costs by epsilon first (Section VI). Orders with
+    \|p\| < 1e-12 are computed as p = 0 (the relative difference is below 1e-12 Var(log x)).
     """
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p):
         raise ValueError(f"p must be a real number (or +/-inf), got {p!r}")
@@ -121,7 +122,7 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
         return np.where(mask, x, -np.inf).max(axis=axis)
     if p == -np.inf:
         return np.where(mask, x, np.inf).min(axis=axis)
-    if p == 0:
+    if abs(p) < 1e-12:
         with np.errstate(divide="ignore"):
             logs = np.where(mask, np.log(np.where(mask, x, 1.0)), 0.0)
         return np.exp(logs.sum(axis=axis) / count)

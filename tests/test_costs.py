@@ -66,6 +66,9 @@ def test_generalized_mean_special_orders():
     assert costs.generalized_mean(x, -1) == pytest.approx(1.6)
     assert costs.generalized_mean(x, np.inf) == 4 and costs.generalized_mean(x, -np.inf) == 1
     assert costs.generalized_mean(np.array([0.0, 3.0]), 0) == 0.0
+    # an order too small for the power formula (it underflows) is the geometric mean
+    assert costs.generalized_mean(np.array([1.0, 2.0]), 5e-324) == pytest.approx(np.sqrt(2.0))
+    assert costs.generalized_mean(np.array([1.0, 2.0]), 1e-9) == pytest.approx(np.sqrt(2.0), rel=1e-8)
     # p < 0 with a zero cost: refused, translation epsilon makes it defined
     with pytest.raises(ValueError, match="epsilon"):
         costs.extended_cost_matrix(TABLE_I, "generalized_mean", p=-1.0)

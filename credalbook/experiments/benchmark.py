@@ -50,10 +50,15 @@ __all__ = ["CREDAL", "CLASSIFIERS", "UTILITIES", "N_FOLDS", "NAME", "CI_DATASETS
            "median_determinacy", "rank_tables", "PER_DATASET_TABLES", "published_summaries",
            "lncc_neighbourhoods", "VARIANTS", "variant_scores"]
 
+#: The credal classifiers compared in Zaffalon et al. (2012) §9.2.
 CREDAL = ("NCC", "LNCC", "CMA", "CDT")
+#: The classifiers of the benchmark, the naive Bayes reference first, then the credal ones.
 CLASSIFIERS = ("NBC",) + CREDAL
+#: The utility-discounted accuracies of the benchmark and their u(1/2) (Eq. 10 of the paper).
 UTILITIES = {"u50": 0.5, "u65": 0.65, "u80": 0.8}
+#: Folds of each cross-validation run.
 N_FOLDS = 10
+#: Name of the benchmark experiment (its stored rows and provenance).
 NAME = "zaffalon2012_benchmark"
 
 #: The datasets of the ci profile, small ones spanning two to four classes and the squash case
@@ -138,6 +143,7 @@ def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tup
     return pd.DataFrame(rows)
 
 
+#: Runs of 10-fold cross-validation (the paper's 10 x 10).
 RUNS = 10
 
 
@@ -147,6 +153,7 @@ def _grid() -> list[dict]:
             for d in available_datasets() for c in (False, True) for r in range(RUNS) for f in range(N_FOLDS)]
 
 
+#: NBC, NCC, LNCC, CMA and CDT, 10 x 10 CV, MDL, with and without CFS (Zaffalon et al. 2012, §9.2).
 BENCHMARK = register(Experiment(
     name=NAME,
     description="Zaffalon et al. (2012) §9.2: NBC, NCC, LNCC, CMA, CDT, 10x10 CV, MDL, with and without CFS",
@@ -202,6 +209,7 @@ def reproduce_incrementally(stop_at: float | None = None, n_jobs: int = 2, backe
 # ----------------------------------------------------------------------------------------------
 # aggregates: the paper's tables
 # ----------------------------------------------------------------------------------------------
+#: The measures of the paper's summary tables, in their order.
 MEASURES = ("determinacy", "u50", "u65", "u80", "accuracy")
 
 
@@ -274,6 +282,7 @@ def rank_tables(means: pd.DataFrame, cfs: bool, alpha: float = 0.05) -> tuple[pd
     return pd.DataFrame(ranks), pd.DataFrame(tests)
 
 
+#: The paper's per-dataset tables (Appendix, Tables 12-19), by CFS arm and measure.
 PER_DATASET_TABLES = {False: {"determinacy": 12, "u50": 13, "u65": 14, "u80": 15},
                       True: {"determinacy": 16, "u50": 17, "u65": 18, "u80": 19}}
 

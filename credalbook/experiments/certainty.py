@@ -30,6 +30,7 @@ __all__ = ["PAPER_NAMES", "MISSING", "CLASSIFIERS", "TABLES", "PAPER_COLUMNS", "
            "temperature_sweep", "rank_correlations"]
 
 # book dataset name (credalbook.data, group aguilar2025) -> row name in the paper's Tables 2-5
+#: Book dataset name (group aguilar2025) -> its row name in Aguilar-Ruiz (2025) Tables 2-5.
 PAPER_NAMES = {
     "australian": "australian credit",
     "cardiotocography": "cardiotocography",
@@ -53,13 +54,20 @@ PAPER_NAMES = {
     "vowel": "vowel",
     "winequality-red": "winequality red",
 }
+#: Datasets of the paper the book does not have (see the datasets page).
 MISSING = ("musk2",)
+#: The classifiers of Aguilar-Ruiz (2025) Tables 2-5, in their order.
 CLASSIFIERS = ("3-NN", "Naive Bayes", "Decision Tree", "Random Forest")
+#: Classifier -> the published table of its results.
 TABLES = {"3-NN": "aguilar2025_table2", "Naive Bayes": "aguilar2025_table3", "Decision Tree": "aguilar2025_table4",
           "Random Forest": "aguilar2025_table5"}
+#: The columns of Tables 2-5, in the paper's order.
 PAPER_COLUMNS = ["acc", "acc_star", "acc_s", "acc_u", "div_pct", "c_rho_pct", "imcp"]
+#: The datasets recomputed by the ci profile.
 CI_DATASETS = ("fertility", "planning-relax", "vertebral-column-3c")
+#: Seed of the stratified folds.
 SEED = 0
+#: Folds of the cross-validation whose predictions are pooled.
 FOLDS = 10
 
 
@@ -196,12 +204,14 @@ def _reliability_rows(configs: list[dict], results: list[dict], n_bins: int = 10
     return pd.concat(frames, ignore_index=True)
 
 
+#: Four classifiers on twenty datasets, pooled 10-fold CV (Aguilar-Ruiz 2025, Tables 2-5).
 CERTAINTY = register(Experiment(
     name="aguilar2025_certainty",
     description="Tables 2-5 of Aguilar-Ruiz (2025): 4 classifiers x 20 datasets, pooled 10-fold CV",
     task=out_of_fold_proba, grid=_grid, ci=_ci, keys=("dataset", "classifier"), assemble=_certainty_rows,
     rtol=1e-9, version="2",
 ))
+#: Reliability-diagram bins of the pooled predictions of CERTAINTY.
 RELIABILITY = register(Experiment(
     name="aguilar2025_reliability",
     description="Reliability-diagram bins of the pooled predictions of aguilar2025_certainty",

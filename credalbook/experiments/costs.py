@@ -39,13 +39,20 @@ __all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", 
            "TABLE12_ORDERED", "summarise", "table12_summary",
            "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range"]
 
+#: The ordinal datasets of Yang et al. (2017) §VII (ERA, ESL, LEV).
 DATASETS = ("ERA", "ESL", "LEV")
+#: The datasets whose attributes the paper discretises before NCC.
 DISCRETISED = ("ERA", "ESL")
+#: The grid of the prior strength s for Figure 3 (21 values, 1e-3 to 10, log-spaced).
 S_GRID = tuple(float(f"{s:.4g}") for s in np.logspace(-3, 1, 21))
+#: The cost parameters r of Figure 3's curves.
 R_FIG3 = (0.0, 0.1, 0.5, 0.9, 1.0)
+#: Folds of each cross-validation run.
 N_FOLDS = 10
+#: Nested dichotomies in each ensemble (2Tr and Fo).
 N_TREES = 50
 
+#: Repetitions of ten-fold CV (the paper ran one).
 REPETITIONS = 10  # ten repetitions of ten-fold CV (the paper ran one)
 
 
@@ -150,6 +157,7 @@ def _folds(**extra) -> list[dict]:
             for d in DATASETS for rep in range(REPETITIONS) for f in range(N_FOLDS)]
 
 
+#: NCC's p-discounted costs against s on ERA, ESL and LEV (Yang et al. 2017, Figure 3).
 FIG3 = register(Experiment(
     name="yang2017_fig3",
     description="NCC p-discounted costs against s on ERA, ESL, LEV (Yang et al. 2017, Fig. 3)",
@@ -159,6 +167,7 @@ FIG3 = register(Experiment(
     keys=("dataset", "repetition", "fold", "s", "r", "variant"),
     atol=1e-6,
 ))
+#: NCC, 2Tr and Fo at r = 0.5 and s = 2 (Yang et al. 2017, Table XII).
 TABLE12 = register(Experiment(
     name="yang2017_table12",
     description="NCC vs 2Tr vs Fo, r = 0.5, s = 2 (Yang et al. 2017, Table XII)",
@@ -168,6 +177,7 @@ TABLE12 = register(Experiment(
     keys=("dataset", "repetition", "fold", "method"),
     atol=1e-6,
 ))
+#: Table XII with order-preserving nested dichotomies only (the authors' classifip default).
 TABLE12_ORDERED = register(Experiment(
     name="yang2017_table12_ordered",
     description="Table XII with order-preserving nested dichotomies only (the authors' classifip default)",

@@ -42,6 +42,7 @@ __all__ = ["SEED", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artif
            "uci_scores", "uci_task", "uci_per_dataset", "REJECTION", "rejection_task", "uci_nbc_vs_ncc",
            "uci_summary", "ncc_vs_ndc"]
 
+#: Seed of every random draw of Part II (training sets, folds, artificial models).
 SEED = 2012
 
 
@@ -94,6 +95,7 @@ def artificial_task(theta: int, train_sets: list, sizes: list, n_test: int, seed
     return pd.DataFrame(rows)
 
 
+#: NBC and NCC on artificial naive-Bayes data (Zaffalon et al. 2012, §9.1.1, Figures 2-4).
 ARTIFICIAL = register(Experiment(
     name="zaffalon2012_ncc_artificial",
     description="§9.1.1: NBC vs NCC on artificial naive data (80 θ × 50 training sets × 3 sizes, test 10 000)",
@@ -153,6 +155,7 @@ def krkp_task(size: int, samples: list, dataset: str = "kr-vs-kp", seed: int = S
     return pd.DataFrame(rows)
 
 
+#: kr-vs-kp down-sampled to s training instances (Zaffalon et al. 2012, §9.1.2, Table 1, Figure 5).
 KRKP = register(Experiment(
     name="zaffalon2012_ncc_krkp",
     description="001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5..150}, 100 stratified training sets each",
@@ -183,6 +186,7 @@ def krkp_summary(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------------------------------
 # §9.1.3 and §9.3: UCI datasets, 10 x 10-fold CV
 # ----------------------------------------------------------------------------------------------
+#: The UCI datasets recomputed by the ci profile.
 UCI_CI_DATASETS = ("iris", "glass", "contact-lenses")
 
 
@@ -242,6 +246,7 @@ def uci_task(dataset: str, run: int, feature_selection: bool, seed: int = SEED) 
     return wide.drop(columns=drop).rename(columns={"nbc_single_hit": "nbc_accuracy"})
 
 
+#: NBC, NCC and NDC under 10 x 10-fold CV (Zaffalon et al. 2012, §9.1.3 and §9.3, Table 2, Appendix A).
 UCI = register(Experiment(
     name="zaffalon2012_ncc_uci",
     description="§9.1.3 and §9.3: NBC, NCC, NDC under 10 runs of 10-fold CV, MDL (± CFS) inside the folds",
@@ -300,6 +305,7 @@ def rejection_task(size: int, repeats: list, n_test: int, pi: float = 0.7, thres
     return pd.DataFrame(rows)
 
 
+#: NBC and NCC with a rejection option, t = 0.8 and P(class 1) = 0.7 (Zaffalon et al. 2012, §9.4).
 REJECTION = register(Experiment(
     name="zaffalon2012_ncc_rejection",
     description="§9.4: NBC, NCC and their rejection-option versions (t = 0.8) when P(class 1) = 0.7 and the "

@@ -52,11 +52,17 @@ __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", 
            "STUDY", "by_model", "by_dataset", "by_model_and_gamma",
            "split_tolerance"]
 
+#: The twelve Weka models of Ferri et al. (2019) §6, by the paper's names.
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
+#: The four threshold choice methods compared in Ferri et al. (2019) §6.
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven")
+#: Concentrations of the Beta operating-condition distribution (inf when the operating condition is known).
 GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0)
+#: The models without information (baselines of the paper's figures).
 BASELINES = ("Prior", "Random")
+#: Random train/test splits per dataset and model.
 SPLITS = 10
+#: The datasets recomputed by the ci profile.
 CI_DATASETS = ("credit-a", "heart-statlog", "vote")
 
 
@@ -369,6 +375,7 @@ def run_split(dataset: str, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: 26 datasets x 12 models x 10 splits, 4 methods x 7 concentrations (Ferri et al. 2019, §6).
 STUDY = register(Experiment(
     name="ferri2019_thresholds",
     description="Ferri et al. (2019): 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas",

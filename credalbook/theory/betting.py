@@ -27,9 +27,12 @@ __all__ = ["K_SYMBOL", "SIGMA", "THETA", "game_payoff_symbolic", "theorem1_deriv
            "solve_matrix_game", "theorem1_value_exact", "theorem1_table", "extended_reward_matrix",
            "vacuous_random_moments"]
 
+#: The number of classes k.
 K_SYMBOL = sp.Symbol("k", integer=True, positive=True)
 _INDEX = sp.Symbol("i", integer=True)
+#: The gambler's stake sigma[i] on class i.
 SIGMA = sp.IndexedBase("sigma")
+#: The chance theta[i] of class i.
 THETA = sp.IndexedBase("theta")
 
 

@@ -39,10 +39,13 @@ I, J, C = sp.symbols("i j c", integer=True, positive=True)
 T_BASE, Q_BASE = sp.IndexedBase("T"), sp.IndexedBase("Q")
 
 # The paper's Examples 1-5: labels A, A, A, B, B, C and the probabilities of Example 5, as rationals.
+#: The labels A, A, A, B, B, C of Aguilar-Ruiz (2025) Examples 1-5, as 0, 0, 0, 1, 1, 2.
 EXAMPLE_LABELS = (0, 0, 0, 1, 1, 2)
+#: The probabilities of Example 5, as rationals (rows are instances, columns the classes A, B, C).
 EXAMPLE_Q = sp.Matrix([[9, 1, 0], [8, 0, 2], [6, 1, 3], [4, 3, 3], [1, 8, 1], [0, 9, 1]]) / 10
 
 # Numbers as printed in Examples 4-13 (p. 3-8 of the preprint): (quantity, printed value, decimals).
+#: Numbers as printed in Examples 4-13, as (quantity, printed value, decimals).
 PRINTED = [
     ("Example 4: Acc = trace(CM)/n", 0.67, 2),
     ("Example 6: column sum of CM for class A", 3, 0),
@@ -64,6 +67,7 @@ def _one_hot(labels, k: int) -> sp.Matrix:
 
 
 # The matrices as printed in Examples 3-8 (rows: instances or true classes; columns: classes A, B, C).
+#: The matrices as printed in Examples 3-8 (rows are instances or true classes, columns the classes A, B, C).
 PRINTED_MATRICES = {
     "P": sp.Matrix([[1, 0, 0], [1, 0, 0], [1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 1, 0]]),
     "CM": sp.Matrix([[3, 0, 0], [1, 1, 0], [0, 1, 0]]),

@@ -23,7 +23,9 @@ __all__ = ["CLASSES_EXAMPLE_1", "TABLE_I", "power_mean", "symbolic_discounted", 
            "utility_conditions", "f_beta_utility", "zero_one_p_discounted_utility",
            "check_geometric_mean_limit", "translation_comparison"]
 
+#: The classes of Yang et al. (2017) Example 1 (h, b, n).
 CLASSES_EXAMPLE_1 = ("h", "b", "n")
+#: The cost matrix of Example 1, rows the prediction and columns the truth (Yang et al. 2017, Table I).
 TABLE_I = sp.Matrix([[0, 1, 2], [1, 0, 2], [4, 4, 0]])   # rows: prediction, columns: truth
 
 
@@ -235,7 +237,9 @@ def decision_boundaries(table: sp.Matrix):
     return first, second
 
 
+#: A two-class cost matrix with a reject row (1/2, 1/2) (Yang et al. 2017, Table VI).
 TABLE_VI = sp.Matrix([[0, 2], [4, 0], [sp.Rational(1, 2), sp.Rational(1, 2)]])
+#: The same with an asymmetric reject row (1/4, 3/4) (Yang et al. 2017, Table VII).
 TABLE_VII = sp.Matrix([[0, 2], [4, 0], [sp.Rational(1, 4), sp.Rational(3, 4)]])
 
 
@@ -269,6 +273,7 @@ def derive_table_vii():
 # --------------------------------------------------------------------------------------------
 # utility-discounted readings (Sections III-B and VIII) and Section VI's remarks on p <= 0
 # --------------------------------------------------------------------------------------------
+#: The reward x of the utility-discounted readings (§III-B and §VIII).
 X_UTILITY = sp.Symbol("x", nonnegative=True)
 
 

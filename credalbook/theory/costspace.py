@@ -23,6 +23,7 @@ __all__ = ["AUC", "beta_parameters", "beta_parametrisation_pairs", "agree", "che
 c, chat, gamma = sp.symbols("c hat{c} gamma", nonnegative=True)
 pi0 = sp.Symbol("pi_0", positive=True)
 pi1 = 1 - pi0
+#: The area under the ROC curve.
 AUC = sp.Symbol("AUC", nonnegative=True)
 s0bar, s1bar = sp.symbols(r"\bar{s}_0 \bar{s}_1", nonnegative=True)
 

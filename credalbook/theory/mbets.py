@@ -24,8 +24,11 @@ __all__ = ["M", "N", "L", "binomial_term", "binomial_term_as_printed", "exact_ex
            "expected_utility_random", "expected_utility_random_approx", "mbets_table", "relative_error_grid",
            "GRID_M_MAX", "GRID_N", "GRID_A", "book_error_grid", "summarise_relative_errors", "exact_argmax_d"]
 
+#: The number of bets m.
 M = sp.Symbol("m", positive=True)
+#: The number of classes n.
 N = sp.Symbol("n", positive=True)
+#: The number of bets won, ell.
 L = sp.Symbol("ell", integer=True, nonnegative=True)
 
 
@@ -81,6 +84,7 @@ def is_maximum(u, point) -> bool:
 # Numerical evaluation on grids
 # --------------------------------------------------------------------------------------------
 
+#: The utilities of §8, by name.
 UTILITIES = {"log": log_utility, "exp": exponential_utility}
 
 
@@ -156,7 +160,9 @@ def relative_error_grid(ms, ns, risk_aversions) -> pd.DataFrame:
 #: The book's grid for Section 8's "relative absolute error consistently smaller than 1%" (the paper
 #: states none): every number of bets up to ``GRID_M_MAX``, these numbers of classes and risk aversions.
 GRID_M_MAX = 100
+#: Numbers of classes of the property grid.
 GRID_N = (2, 3, 4, 5, 10, 20)
+#: Risk aversions of the property grid.
 GRID_A = (0.1, 0.5, 1.0, 2.0, 5.0)
 
 

@@ -33,12 +33,19 @@ __all__ = ["X", "MU", "VAR", "N", "A_RISK", "EPS", "U_HALF", "quadratic_through"
            "certainty_equivalent_quadratic", "fbeta_vs_quadratic", "fbeta_sign", "sizes_where_not_closer",
            "utility_curves", "TABLE10_PREDICTIONS", "table10", "table10_exact", "binary_credal_minus_precise"]
 
+#: The discounted-accuracy reward x, in [0, 1].
 X = sp.Symbol("x", nonnegative=True)          # discounted-accuracy reward, in [0, 1]
+#: The expected discounted accuracy E[h].
 MU = sp.Symbol("mu", nonnegative=True)        # E[h]
+#: The variance Var[h] of the discounted accuracy.
 VAR = sp.Symbol("sigma^2", nonnegative=True)  # Var[h]
+#: The number of classes n.
 N = sp.Symbol("n", integer=True, positive=True)
+#: The risk-aversion coefficient a of the exponential utility.
 A_RISK = sp.Symbol("a", positive=True)        # risk-aversion coefficient of the exponential utility
+#: The small positive epsilon of the paper's limits.
 EPS = sp.Symbol("varepsilon", positive=True)
+#: The utility u(1/2) of a two-class set holding the truth.
 U_HALF = sp.Symbol("u_{1/2}", positive=True)
 
 
