@@ -41,7 +41,7 @@ def check_labels(y, n_classes: int | None = None, name: str = "y_true") -> np.nd
     if raw.dtype.kind == "f":
         if not np.all(np.isfinite(raw)) or not np.all(raw == np.round(raw)):
             raise ValueError(f"{name} must hold integer class indices, got non-integer values")
-    labels = raw.astype(np.int64)
+    labels = raw.astype(np.int64, copy=False)
     if labels.min() < 0:
         raise ValueError(f"{name} has negative class index {labels.min()}")
     if n_classes is not None and labels.max() >= n_classes:

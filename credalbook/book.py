@@ -544,7 +544,7 @@ def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = No
     print("[credalbook] rendering the HTML (jupyter-book, warnings are errors; log in _build/logs/render.log)",
           flush=True)
     render_start = time.perf_counter()
-    html = render(root, executed)
+    html = render(root, executed, nitpicky=True)
     print(f"[credalbook] executed in {wall:.0f} s, rendered in {time.perf_counter() - render_start:.0f} s: "
           f"{_relative(html / 'index.html', root)}", flush=True)
     return html

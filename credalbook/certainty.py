@@ -43,14 +43,14 @@ import numpy as np
 
 from credalbook._validation import check_consistent_length, check_labels, check_probabilities, check_scalar
 
-__all__ = ["TIES", "ground_truth_matrix", "predicted_classes", "prediction_matrix", "split_probabilities",
+__all__ = ["TIES", "MEASURES", "ground_truth_matrix", "predicted_classes", "prediction_matrix", "split_probabilities",
            "confusion_matrix", "probabilistic_confusion_matrix", "certainty_decomposition", "accuracy_of",
            "precision_per_class", "recall_per_class", "f1_per_class", "mcc_of", "measure_of", "ratio",
            "certainty_ratio", "probabilistic_divergence", "AccuracyDecomposition", "accuracy_decomposition",
            "certainty_report", "measure_table", "hellinger_scores", "mcp_curve", "imcp_curve", "mcp_score",
            "imcp_score", "brier_score", "log_loss", "expected_calibration_error", "reliability_table"]
 
-#: How ties of the top probability count in the certainty decomposition: the first class only, or all tied classes.
+#: How ties of the top probability count in the certainty decomposition (the first class only, or all tied classes).
 TIES = ("first", "all")
 
 
@@ -226,6 +226,7 @@ def _macro(per_class: Callable) -> Callable:
     return macro
 
 
+#: The measures psi of a confusion matrix, by name (Aguilar-Ruiz 2025, Def. 11-12).
 MEASURES: dict[str, Callable] = {
     "accuracy": accuracy_of,
     "macro_precision": _macro(precision_per_class),
@@ -325,7 +326,7 @@ def certainty_report(y_true, proba, *, ties: str = "first", zero_division=0.0, a
     """
     y, q = _check_inputs(y_true, proba, atol)
     row = _accuracy_decomposition(y, q, _check_ties(ties), zero_division).as_dict()
-    row["imcp"] = _trapezoid(*_imcp_curve(y, q))
+    row["imcp"] = _trapezoid(*_imcp_curve(y, _hellinger(y, q), q.shape[1]))
     return row
 
 
@@ -353,16 +354,35 @@ def hellinger_scores(y_true, proba, *, atol: float = 1e-6) -> np.ndarray:
     to ``sqrt(1 - sqrt(q_y))``, the closed form the tests check), so that tied instances get
     bit-identical scores whichever of their other probabilities differ.
     """
-    y, q = _check_inputs(y_true, proba, atol)
-    return _hellinger(y, q)
+    return _checked_scores(y_true, proba, atol)[1]
 
 
 def _hellinger(y: np.ndarray, q: np.ndarray) -> np.ndarray:
-    root = np.sqrt(q)
-    rows = np.arange(y.size)
-    root[rows, y] = 1.0 - root[rows, y]
-    np.multiply(root, root, out=root)
-    return 1.0 - np.sqrt(np.sum(root, axis=1)) / np.sqrt(2.0)
+    """The Hellinger scores of validated inputs, in one compiled pass (:func:`credalbook._kernels.checked_hellinger`)."""
+    from credalbook._kernels import checked_hellinger
+
+    phi = np.empty(y.size)
+    checked_hellinger(np.ascontiguousarray(q, dtype=float), y, np.inf, phi)
+    return phi
+
+
+def _checked_scores(y_true, proba, atol: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(labels, Hellinger scores, K)``: the checks of ``_check_inputs`` and the scores in one pass over ``proba``.
+
+    Invalid input is handed to ``_check_inputs``, which raises naming what is wrong.
+    """
+    from credalbook._kernels import checked_hellinger
+
+    q = np.asarray(proba)
+    if q.dtype != np.float64 or q.ndim != 2 or q.shape[1] < 2 or q.shape[0] == 0:
+        y, q = _check_inputs(y_true, proba, atol)
+        return y, _hellinger(y, q), q.shape[1]
+    y = check_labels(y_true, n_classes=q.shape[1], name="y_true")
+    check_consistent_length(("y_true", y), ("proba", q))
+    phi = np.empty(y.size)
+    if not checked_hellinger(np.ascontiguousarray(q), y, float(atol), phi):
+        _check_inputs(y_true, proba, atol)
+    return y, phi, q.shape[1]
 
 
 def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
@@ -371,11 +391,10 @@ def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
 
 def mcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
     """(x, y) of the MCP curve: sorted Hellinger scores at x = i/(n-1) (Aguilar-Ruiz & Michalak 2022)."""
-    y, q = _check_inputs(y_true, proba, atol)
+    y, phi, _ = _checked_scores(y_true, proba, atol)
     if y.size < 2:
         raise ValueError("y_true must hold at least two instances for an MCP curve (x = i/(n-1))")
-    phi = _hellinger(y, q)
-    return np.arange(y.size) / (y.size - 1), phi[_sort_scores(y, phi)]
+    return np.arange(y.size) / (y.size - 1), np.sort(phi)
 
 
 def imcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
@@ -385,33 +404,32 @@ def imcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.nda
     of its width in ascending order of Hellinger score (ties by label), and the end points
     (0, phi_1) and (1, phi_n) are added.
     """
-    y, q = _check_inputs(y_true, proba, atol)
-    return _imcp_curve(y, q)
+    return _imcp_curve(*_checked_scores(y_true, proba, atol))
 
 
-def _sort_scores(y: np.ndarray, phi: np.ndarray) -> np.ndarray:
-    """Order of ascending ``phi``, ties by label: ``np.lexsort((y, phi))`` at the cost of one float argsort.
+def _sorted_by_score(y: np.ndarray, phi: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Scores in ascending order, ties by label, and their labels: ``np.lexsort((y, phi))`` applied to both.
 
-    Instances with equal score and equal label are interchangeable (same score, same width),
-    so the unstable (SIMD) argsort is exact here; tied runs are re-sorted by label.
+    Each class's scores are sorted apart (NumPy's vectorised sort), then the K runs are merged
+    (:func:`credalbook._kernels.merge_by_score`); instances with equal score and label are
+    interchangeable, so the result is that of the lexicographic sort.
     """
-    order = np.argsort(phi)
-    ordered = phi[order]
-    if np.all(ordered[1:] != ordered[:-1]):
-        return order
-    run = np.concatenate(([0], np.cumsum(ordered[1:] != ordered[:-1])))
-    k = int(y.max()) + 1
-    return order[np.argsort(run * k + y[order])]
+    from credalbook._kernels import merge_by_score
+
+    by_class = phi[np.argsort(y.astype(np.int16 if k < 2**15 else np.int64), kind="stable")]
+    starts = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=k))))
+    for c in range(k):
+        by_class[starts[c]:starts[c + 1]].sort()
+    scores, labels = np.empty(y.size), np.empty(y.size, dtype=np.int64)
+    merge_by_score(by_class, starts, scores, labels)
+    return scores, labels
 
 
-def _imcp_curve(y: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    k = q.shape[1]
-    phi = _hellinger(y, q)
-    order = _sort_scores(y, phi)
+def _imcp_curve(y: np.ndarray, phi: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    sorted_phi, labels = _sorted_by_score(y, phi, k)
     counts = np.bincount(y, minlength=k)
-    width = 1.0 / (k * counts[y[order]])
+    width = 1.0 / (k * counts[labels])
     x = np.cumsum(width) - width / 2
-    sorted_phi = phi[order]
     return (np.concatenate(([0.0], x, [1.0])),
             np.concatenate((sorted_phi[:1], sorted_phi, sorted_phi[-1:])))
 
@@ -423,8 +441,7 @@ def mcp_score(y_true, proba, *, atol: float = 1e-6) -> float:
 
 def imcp_score(y_true, proba, *, atol: float = 1e-6) -> float:
     """Area under the IMCP curve by the trapezoid rule (the paper's column "IMCP", Tables 2-6)."""
-    y, q = _check_inputs(y_true, proba, atol)
-    return _trapezoid(*_imcp_curve(y, q))
+    return _trapezoid(*imcp_curve(y_true, proba, atol=atol))
 
 
 # ----------------------------------------------------------------------------- calibration (for the critical section)

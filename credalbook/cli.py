@@ -5,6 +5,7 @@ import argparse
 import ast
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from credalbook.experiments.registry import PROFILES
@@ -141,15 +142,47 @@ def _cmd_preview(args) -> int:
     return 0
 
 
+@contextmanager
+def _cluster(backend: str, scheduler: str | None):
+    """Connect to the cluster the grid runs on: a Dask scheduler (a local one without ``scheduler``) or Ray."""
+    if backend == "dask":
+        from distributed import Client
+
+        with Client(scheduler) if scheduler else Client(dashboard_address=None) as client:
+            print(f"[reproduce] on the Dask cluster {client.scheduler.address}", flush=True)
+            yield
+    elif backend == "ray":  # pragma: no cover - needs a ray installation
+        import ray
+
+        ray.init(address=scheduler)
+        try:
+            yield
+        finally:
+            ray.shutdown()
+    else:
+        if scheduler:
+            raise ValueError("--scheduler needs --backend dask or ray")
+        yield
+
+
 def _cmd_reproduce(args) -> int:
     from credalbook.experiments.registry import discover, run_experiment
     from credalbook.experiments.store import results_path
 
     names = args.only or sorted(discover())
-    for name in names:
-        print(f"[reproduce] {name} (profile {args.profile}) ...", flush=True)
-        frame = run_experiment(name, profile=args.profile, allow_dirty=args.allow_dirty)
-        print(f"[reproduce] {name}: {len(frame)} rows -> {results_path(name)}")
+    grid = {"backend": args.backend} | ({"n_jobs": args.n_jobs} if args.n_jobs else {})
+    frames = []
+    with _cluster(args.backend, args.scheduler):
+        for name in names:
+            print(f"[reproduce] {name} (profile {args.profile}) ...", flush=True)
+            frame = run_experiment(name, profile=args.profile, allow_dirty=args.allow_dirty, **grid)
+            stored = f" -> {results_path(name)}" if args.profile == "full" else ""
+            print(f"[reproduce] {name}: {len(frame)} rows{stored}", flush=True)
+            frames.append(frame.assign(experiment=name))
+    if args.output:
+        import pandas as pd
+
+        pd.concat(frames, ignore_index=True).to_csv(args.output, index=False)
     return 0
 
 
@@ -212,6 +245,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", nargs="*", help="experiment names (default: all)")
     p.add_argument("--allow-dirty", action="store_true",
                    help="store full-profile results from a tree with uncommitted changes (the record says so)")
+    p.add_argument("--backend", default="loky", choices=["loky", "sequential", "dask", "ray"],
+                   help="where the grid cells run: local processes (loky), this process, or a Dask or Ray cluster; "
+                        "results come back here and are cached here")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="the cluster to connect to (Dask: tcp://host:8786; Ray: host:6379); without it, "
+                        "--backend dask starts a local cluster")
+    p.add_argument("--n-jobs", type=int, help="grid cells run at once (default: all cores or workers)")
+    p.add_argument("--output", metavar="CSV", help="also write the rows of the run, with an 'experiment' column")
     p.set_defaults(func=_cmd_reproduce)
     return parser
 

@@ -35,7 +35,6 @@ from itertools import combinations
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import linprog
 
 from credalbook._validation import check_array, check_labels, check_scalar
 from credalbook.sets import check_set_matrix, check_targets_and_sets
@@ -107,7 +106,7 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
     ``where`` (boolean, broadcastable) selects the terms, e.g. the members of a predicted set.
     p = 0 is the geometric mean (0 if a term is 0); p = +/-inf are max/min. For p < 0 a zero
     term is refused: the paper translates the costs by epsilon first (Section VI). Orders with
-    \|p\| < 1e-12 are computed as p = 0 (the relative difference is below 1e-12 Var(log x)).
+    abs(p) < 10⁻¹² are computed as p = 0 (the relative difference is below 10⁻¹² Var(log x)).
     """
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p):
         raise ValueError(f"p must be a real number (or +/-inf), got {p!r}")
@@ -347,6 +346,8 @@ def is_possible(subset, subset_costs, cost) -> tuple[bool, np.ndarray | None, fl
     Maximises t subject to E_p[c_y - c_Y] >= t for every member y, p in the simplex. Returns
     (possible, the maximising p when possible, t*).
     """
+    from scipy.optimize import linprog  # imported on first use: scipy.optimize is slow to import
+
     cost = check_array(cost, "cost", ndim=2)
     k = cost.shape[1]
     members = np.flatnonzero(membership([subset], k)[0])

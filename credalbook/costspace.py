@@ -227,7 +227,7 @@ class ThresholdSelection:
         """Expected loss L_γ = ∫_0^1 K_γ(c) dc (FHF Eq. 7, uniform w).
 
         γ = ∞ and γ = 0 are integrated in closed form; for 0 < γ < ∞ the integral over c uses a
-        composite Gauss–Legendre rule whose panels grow with √γ (error below 1e-10 in tests).
+        composite Gauss–Legendre rule whose panels grow with √γ (error below 10⁻¹⁰ in tests).
         """
         gamma = _check_gamma(gamma)
         b = self.breaks

@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import linprog
 
 from credalbook._validation import check_array, check_probabilities, check_scalar
 from credalbook.costs import check_cost_matrix, membership
@@ -128,6 +127,8 @@ def lower_expectation_intervals(lower, upper, f) -> np.ndarray:
 
 def lower_expectation_lp(f, *, a_ub=None, b_ub=None, bounds=None) -> float:
     """min_p Σ p f over {p >= 0, Σp = 1, a_ub p <= b_ub, bounds}: the LP oracle of Eq. (5)."""
+    from scipy.optimize import linprog  # imported on first use: scipy.optimize is slow to import
+
     f = check_array(f, "f", ndim=1)
     k = f.size
     result = linprog(f, A_ub=a_ub, b_ub=b_ub, A_eq=np.ones((1, k)), b_eq=[1.0],

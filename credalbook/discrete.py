@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import column_or_1d, validate_data
 
 __all__ = ["MISSING", "MAX_CODE", "categorical_codes", "check_discrete_X", "encode_labels", "validated_input"]
 
@@ -151,6 +149,10 @@ def encode_labels(y, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
         if len(categorical) == 0:
             raise ValueError(f"{name} is empty: at least one instance is needed")
         return np.asarray(categorical.categories), categorical.codes.astype(np.int64)
+    # scikit-learn's checks are imported here: the array protocols pass Categoricals and need not load it
+    from sklearn.utils.multiclass import check_classification_targets
+    from sklearn.utils.validation import column_or_1d
+
     raw = np.asarray(y)
     if raw.ndim == 2 and raw.shape[1] == 1:
         raw = column_or_1d(raw, warn=True)
@@ -174,6 +176,8 @@ def validated_input(estimator, X, *, reset: bool):
     A DataFrame is returned unchanged (its Categorical columns carry the codes); an array is
     converted to numbers with NaN allowed (a missing value) and infinite values refused.
     """
+    from sklearn.utils.validation import validate_data
+
     if isinstance(X, pd.DataFrame):
         validate_data(estimator, X, skip_check_array=True, reset=reset)
         return X

@@ -20,15 +20,14 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
-from scipy.optimize import brentq
 
-from credalbook._validation import check_array, check_scalar
-from credalbook.sets import check_targets_and_sets, set_sizes
+from credalbook._validation import check_array, check_labels, check_scalar
+from credalbook.sets import check_set_matrix, check_targets_and_sets, row_counts, set_sizes
 
 __all__ = ["QuadraticUtility", "quadratic_utility", "discounted_accuracy_scores",
            "utility_discounted_accuracy_scores", "f_beta_set_scores", "recall_set_scores",
-           "discounted_accuracy", "utility_discounted_accuracy", "f_beta_set", "recall_set", "determinacy",
-           "average_set_size", "single_accuracy", "set_accuracy", "certainty_equivalent"]
+           "size_hit_counts", "discounted_accuracy", "utility_discounted_accuracy", "f_beta_set", "recall_set",
+           "determinacy", "average_set_size", "single_accuracy", "set_accuracy", "set_metrics", "certainty_equivalent"]
 
 Utility = Callable[[np.ndarray], np.ndarray]
 
@@ -140,24 +139,65 @@ def recall_set_scores(y_true, y_set) -> np.ndarray:
     return hits.astype(float)
 
 
+def size_hit_counts(y_true, y_set) -> np.ndarray:
+    """(K + 1, 2) int64: how many instances have each set size 0..K, split by whether the set holds the actual class.
+
+    Every measure of this module depends on an instance only through the size of Y and 1[y ∈ Y], so each
+    mean below is a weighted sum of these counts: one compiled pass over the set matrix's bytes
+    (:func:`credalbook.sets.row_counts`), then one over the sizes and labels
+    (``credalbook._kernels.size_hit_counts``).
+    """
+    from credalbook._kernels import size_hit_counts as count
+
+    matrix = np.asarray(y_set)
+    if matrix.dtype != bool or matrix.ndim != 2 or 0 in matrix.shape:
+        matrix = check_set_matrix(matrix)  # 0/1 values become booleans; anything else raises
+    matrix = np.ascontiguousarray(matrix)
+    labels = check_labels(y_true, n_classes=matrix.shape[1])
+    if labels.shape[0] != matrix.shape[0]:
+        raise ValueError(f"y_true has {labels.shape[0]} instances but y_set has {matrix.shape[0]}")
+    counts = count(row_counts(matrix), matrix.view(np.uint8).reshape(-1), labels, matrix.shape[1])
+    if counts[0].any():
+        check_set_matrix(matrix)  # raises, naming the first empty set
+    return counts
+
+
+def _mean(hit_values: np.ndarray, counts: np.ndarray, miss_value: float = 0.0) -> float:
+    """Mean score from :func:`size_hit_counts`, a hit in a set of size k scoring ``hit_values[k]``."""
+    hits = counts[:, 1]
+    return float(((hit_values * hits).sum() + miss_value * (counts.sum() - hits.sum())) / counts.sum())
+
+
+def _per_size(function, n_classes: int) -> np.ndarray:
+    """``function(k)`` for set sizes k = 0..K (size 0 never occurs: its entry is 0)."""
+    sizes = np.arange(n_classes + 1, dtype=float)
+    return np.where(sizes > 0, function(np.maximum(sizes, 1.0)), 0.0)
+
+
 def discounted_accuracy(y_true, y_set) -> float:
     """Mean discounted accuracy (Theorem 1); equals the precision of the sets (Section 9.3)."""
-    return float(discounted_accuracy_scores(y_true, y_set).mean())
+    counts = size_hit_counts(y_true, y_set)
+    return _mean(_per_size(lambda k: 1.0 / k, counts.shape[0] - 1), counts)
 
 
 def utility_discounted_accuracy(y_true, y_set, u=0.65) -> float:
     """Mean utility-discounted accuracy :math:`\\hat E[u(h)]` (Eq. (1)); see the ``*_scores`` variant."""
-    return float(utility_discounted_accuracy_scores(y_true, y_set, u).mean())
+    counts = size_hit_counts(y_true, y_set)
+    table = _utility_table(u, counts.shape[0] - 1)
+    return _mean(np.r_[0.0, table[1:]], counts, miss_value=table[0])
 
 
 def f_beta_set(y_true, y_set, beta: float = 1.0) -> float:
     """Mean F-beta of the predicted sets (Section 9.3)."""
-    return float(f_beta_set_scores(y_true, y_set, beta).mean())
+    check_scalar(beta, "beta", low=0.0, low_inclusive=False)
+    counts = size_hit_counts(y_true, y_set)
+    return _mean(_per_size(lambda k: (1.0 + beta**2) / (beta**2 + k), counts.shape[0] - 1), counts)
 
 
 def recall_set(y_true, y_set) -> float:
     """Fraction of predicted sets that contain the actual class."""
-    return float(recall_set_scores(y_true, y_set).mean())
+    counts = size_hit_counts(y_true, y_set)
+    return _mean(_per_size(np.ones_like, counts.shape[0] - 1), counts)
 
 
 def determinacy(y_set) -> float:
@@ -172,16 +212,39 @@ def average_set_size(y_set) -> float:
 
 def single_accuracy(y_true, y_set) -> float:
     """Accuracy on the determinate predictions; ``nan`` when there is none (undefined, as in JNCC2)."""
-    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
-    determinate = sizes == 1
-    return float(hits[determinate].mean()) if determinate.any() else float("nan")
+    counts = size_hit_counts(y_true, y_set)
+    determinate = counts[1].sum()
+    return float(counts[1, 1] / determinate) if determinate else float("nan")
 
 
 def set_accuracy(y_true, y_set) -> float:
     """Fraction of indeterminate predictions containing the actual class; ``nan`` when there is none."""
-    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
-    indeterminate = sizes > 1
-    return float(hits[indeterminate].mean()) if indeterminate.any() else float("nan")
+    counts = size_hit_counts(y_true, y_set)
+    indeterminate = counts[2:].sum()
+    return float(counts[2:, 1].sum() / indeterminate) if indeterminate else float("nan")
+
+
+def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0) -> dict[str, float]:
+    """Every aggregate set measure of this module from one pass over the sets (:func:`size_hit_counts`).
+
+    Keys: ``discounted_accuracy``, ``u{100 u(0.5)}`` for each of ``utilities`` (u(0.5) values, e.g.
+    ``u65``), ``f_beta``, ``recall``, ``determinacy``, ``average_set_size``, ``single_accuracy``,
+    ``set_accuracy``; each equals the function of the same name.
+    """
+    check_scalar(beta, "beta", low=0.0, low_inclusive=False)
+    counts = size_hit_counts(y_true, y_set)
+    n_classes, total, by_size = counts.shape[0] - 1, counts.sum(), counts.sum(axis=1)
+    out = {"discounted_accuracy": _mean(_per_size(lambda k: 1.0 / k, n_classes), counts)}
+    for u in utilities:
+        table = _utility_table(u, n_classes)
+        out[f"u{round(100 * u)}"] = _mean(np.r_[0.0, table[1:]], counts, miss_value=table[0])
+    out["f_beta"] = _mean(_per_size(lambda k: (1.0 + beta**2) / (beta**2 + k), n_classes), counts)
+    out["recall"] = _mean(_per_size(np.ones_like, n_classes), counts)
+    out["determinacy"] = float(by_size[1] / total)
+    out["average_set_size"] = float((np.arange(n_classes + 1) * by_size).sum() / total)
+    out["single_accuracy"] = float(counts[1, 1] / by_size[1]) if by_size[1] else float("nan")
+    out["set_accuracy"] = float(counts[2:, 1].sum() / by_size[2:].sum()) if by_size[2:].sum() else float("nan")
+    return out
 
 
 def certainty_equivalent(y_true, y_set, u=0.65) -> float:
@@ -194,6 +257,8 @@ def certainty_equivalent(y_true, y_set, u=0.65) -> float:
     1: for u(0.5) > 0.75 the quadratic utility is not monotone near 1 (u80 already reaches 1
     at x = 5/6), so a perfect classifier scores 1 while a nearly perfect one scores below 5/6.
     """
+    from scipy.optimize import brentq  # imported on first use: scipy.optimize is slow to import
+
     value = utility_discounted_accuracy(y_true, y_set, u)
     if abs(value - 1.0) <= 1e-12:
         return 1.0

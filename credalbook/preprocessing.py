@@ -24,6 +24,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from credalbook._mdl import entropy_rows, mdl_cuts
 from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
 
 __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_uncertainty", "cfs_merit",
@@ -31,18 +32,8 @@ __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_
 
 
 # ----------------------------------------------------------------------------------------------
-# entropies
+# MDL discretisation
 # ----------------------------------------------------------------------------------------------
-def _entropy_rows(counts: np.ndarray) -> np.ndarray:
-    """Class entropy in bits of each row of a (..., K) count array (0 for an empty row)."""
-    counts = np.asarray(counts, dtype=float)
-    totals = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(totals > 0, counts / totals, 0.0)
-        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return terms.sum(axis=-1)
-
-
 def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, float]:
     """Fayyad–Irani MDL test of splitting class counts ``counts`` into ``left`` and the rest.
 
@@ -56,7 +47,7 @@ def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, floa
     n, n1, n2 = counts.sum(), left.sum(), right.sum()
     if n1 <= 0 or n2 <= 0:
         raise ValueError("left must leave instances on both sides of the cut")
-    h, h1, h2 = _entropy_rows(counts), _entropy_rows(left), _entropy_rows(right)
+    h, h1, h2 = entropy_rows(counts), entropy_rows(left), entropy_rows(right)
     gain = h - (n1 * h1 + n2 * h2) / n
     k, k1, k2 = (np.count_nonzero(c) for c in (counts, left, right))
     delta = np.log2(3.0 ** k - 2) - (k * h - k1 * h1 - k2 * h2)
@@ -64,78 +55,29 @@ def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, floa
     return bool(gain > threshold), float(gain), float(threshold)
 
 
-def _boundary_candidates(values: np.ndarray, labels: np.ndarray, n_classes: int):
-    """Distinct sorted values, class counts per value, and which gaps are boundary points.
-
-    A gap between consecutive distinct values is a boundary point unless both values carry
-    one and the same single class (Fayyad & Irani 1992: the best cut is always at one).
-    """
-    distinct, inverse = np.unique(values, return_inverse=True)
-    per_value = np.zeros((distinct.size, n_classes), dtype=np.int64)
-    np.add.at(per_value, (inverse, labels), 1)
-    present = per_value > 0
-    single = present.sum(axis=1) == 1
-    same_single = single[:-1] & single[1:] & np.all(present[:-1] == present[1:], axis=1)
-    return distinct, per_value, ~same_single
-
-
-def _mdl_cuts(values: np.ndarray, labels: np.ndarray, n_classes: int, selection: str) -> list[float]:
-    distinct, per_value, boundary = _boundary_candidates(values, labels, n_classes)
-    cuts: list[float] = []
-
-    def split(lo: int, hi: int):  # distinct values lo..hi-1
-        if hi - lo < 2:
-            return
-        block = per_value[lo:hi]
-        cumulative = np.cumsum(block, axis=0)[:-1]            # left counts for gaps lo..hi-2
-        gaps = np.flatnonzero(boundary[lo:hi - 1])
-        if gaps.size == 0:
-            return
-        total = block.sum(axis=0)
-        left = cumulative[gaps]
-        right = total - left
-        n1, n2, n = left.sum(axis=1), right.sum(axis=1), total.sum()
-        cond = (n1 * _entropy_rows(left) + n2 * _entropy_rows(right)) / n
-        h = _entropy_rows(total)
-        gain = h - cond
-        k = np.count_nonzero(total)
-        k1, k2 = np.count_nonzero(left, axis=1), np.count_nonzero(right, axis=1)
-        delta = np.log2(3.0 ** k - 2) - (k * h - k1 * _entropy_rows(left) - k2 * _entropy_rows(right))
-        threshold = (np.log2(n - 1) + delta) / n
-        accepted = gain > threshold
-        if selection == "entropy":
-            best = int(np.flatnonzero(cond <= cond.min() + 1e-12)[0])
-            if not accepted[best] or gain[best] <= 0:
-                return
-        else:
-            if not accepted.any():
-                return
-            candidates = np.where(accepted, gain, -np.inf)
-            best = int(np.flatnonzero(candidates >= candidates.max() - 1e-12)[0])
-        gap = lo + int(gaps[best])
-        cuts.append(float((distinct[gap] + distinct[gap + 1]) / 2))
-        split(lo, gap + 1)
-        split(gap + 1, hi)
-
-    split(0, distinct.size)
-    return sorted(cuts)
-
-
 class MDLDiscretizer(TransformerMixin, BaseEstimator):
     """Fayyad–Irani MDL discretisation of numeric columns, fitted on training data only.
 
     Parameters
     ----------
-    selection : ``"entropy"`` (default; Weka and Fayyad & Irani: the cut of least class
-        entropy is chosen, then kept iff it passes the MDL test) or ``"gain"`` (JNCC2 1.11:
-        the cut of largest gain *among those that pass* the MDL test).
-    nominal : column names (DataFrame) or indices (array) to pass through as codes; pandas
+    selection
+        ``"entropy"`` (the default) (Weka and Fayyad & Irani) chooses the cut of least class entropy, then
+        keeps it iff it passes the MDL test; ``"gain"`` (JNCC2 1.11) chooses the cut of largest
+        gain among those that pass the MDL test.
+    nominal
+        Column names (DataFrame) or indices (array) to pass through as codes; pandas
         Categorical columns are always nominal.
 
+    Attributes
+    ----------
+    cuts_
+        The cuts of each column, None for a nominal column.
+
+    Notes
+    -----
     A value equal to a cut goes to the lower interval (Weka and JNCC2). Missing values are
-    ignored when fitting and stay missing. ``cuts_`` lists the cuts per column (None for a
-    nominal column); a numeric column without cuts becomes a single-valued feature, which the
-    book's classifiers ignore (as JNCC2 drops it).
+    ignored when fitting and stay missing. A numeric column without cuts becomes a
+    single-valued feature, which the book's classifiers ignore (as JNCC2 drops it).
     """
 
     def __init__(self, selection: str = "entropy", nominal=None):
@@ -172,6 +114,7 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"nominal names columns {sorted(unknown, key=str)} that X does not have")
         n_classes = int(labels.max()) + 1
         self.cuts_, self.categories_ = [], []
+        numeric, values, classes = [], [], []
         for name, column in zip(names, columns):
             if isinstance(column.dtype, pd.CategoricalDtype) or name in nominal:
                 self.cuts_.append(None)
@@ -179,13 +122,18 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
                                         else None)
                 continue
             try:
-                values = column.to_numpy(dtype=float)
+                column_values = column.to_numpy(dtype=float)
             except (TypeError, ValueError):
                 raise ValueError(f"X column {name!r} is neither numeric nor Categorical: declare it in nominal") from None
-            observed = ~np.isnan(values)
-            cuts = _mdl_cuts(values[observed], labels[observed], n_classes, self.selection) if observed.any() else []
-            self.cuts_.append(np.asarray(cuts))
+            observed = ~np.isnan(column_values)
+            numeric.append(len(self.cuts_))
+            values.append(column_values[observed])
+            classes.append(labels[observed])
+            self.cuts_.append(None)
             self.categories_.append(None)
+        # every numeric column's search at once (credalbook._mdl)
+        for position, cuts in zip(numeric, mdl_cuts(values, classes, n_classes, self.selection)):
+            self.cuts_[position] = cuts
         return self
 
     def transform(self, X) -> pd.DataFrame:
@@ -254,9 +202,9 @@ def _contingency(a: np.ndarray, b: np.ndarray, ma: int, mb: int) -> np.ndarray:
 def symmetrical_uncertainty(table: np.ndarray) -> float:
     """SU = 2·[H(A) + H(B) − H(A,B)] / [H(A) + H(B)] of a joint count table (Hall 1999, eq. 4.?; 0 if both constant)."""
     table = np.asarray(table, dtype=float)
-    h_a = _entropy_rows(table.sum(axis=1))
-    h_b = _entropy_rows(table.sum(axis=0))
-    h_ab = _entropy_rows(table.ravel())
+    h_a = entropy_rows(table.sum(axis=1))
+    h_b = entropy_rows(table.sum(axis=0))
+    h_ab = entropy_rows(table.ravel())
     if h_a + h_b <= 0:
         return 0.0
     return float(2.0 * (h_a + h_b - h_ab) / (h_a + h_b))
@@ -279,7 +227,7 @@ class CFSSelector(TransformerMixin, BaseEstimator):
     features first: put it after :class:`MDLDiscretizer` in a pipeline). The search starts
     from the empty set, expands the best open subset by adding one feature, and stops after
     ``search_termination`` consecutive expansions that do not improve the best merit by more
-    than 1e-5 (Weka's ``BestFirst -D 1 -N 5``). ``support_`` is the boolean mask of kept
+    than 10⁻⁵ (Weka's ``BestFirst -D 1 -N 5``). ``support_`` is the boolean mask of kept
     features; if no subset has positive merit, the single feature most correlated with the
     class is kept so that a classifier always has an input.
     """

@@ -18,16 +18,16 @@ __all__ = ["row_counts", "check_set_matrix", "check_targets_and_sets", "set_size
 
 
 def row_counts(matrix: np.ndarray) -> np.ndarray:
-    """Number of ``True`` per row of a boolean matrix, shape (n,).
+    """Number of ``True`` per row of a boolean matrix, shape (n,), reading its bytes once, eight at a time
+    (``credalbook._kernels.row_sizes``)."""
+    from credalbook._kernels import row_sizes
 
-    Accumulates the K columns (about four times faster than ``matrix.sum(axis=1)`` for the
-    tall, narrow matrices of set-valued predictions).
-    """
-    as_bytes = matrix.view(np.uint8)
-    counts = as_bytes[:, 0].astype(np.uint8 if matrix.shape[1] < 256 else np.int64)
-    for column in range(1, matrix.shape[1]):
-        counts += as_bytes[:, column]
-    return counts.astype(np.int64)
+    flat = np.ascontiguousarray(matrix).view(np.uint8).reshape(-1)
+    whole = flat.size - flat.size % 8
+    words = flat[:whole].view(np.uint64) if flat.ctypes.data % 8 == 0 else flat[:whole].copy().view(np.uint64)
+    out = np.empty(matrix.shape[0], dtype=np.int64)
+    row_sizes(words, np.uint64(int.from_bytes(flat[whole:].tobytes(), "little")), matrix.shape[1], out)
+    return out
 
 
 def _checked_sets_and_sizes(y_set, name: str, n_classes: int | None) -> tuple[np.ndarray, np.ndarray]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 __all__ = ["COLUMN_WIDTH", "COLOURS", "BOOK_STYLE", "use"]
 
-#: Width of the book's text column in inches at 96 dpi (about 750 px), the widest a figure should be.
-COLUMN_WIDTH = 7.8
+#: Width of the book's text column in inches at 96 dpi (672 px, the column of a 1280 px window), the widest a figure should be.
+COLUMN_WIDTH = 7.0
 
 #: The colour cycle (Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies).
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")

@@ -14,12 +14,13 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["VERDICT_COLOURS", "Table", "comparison", "show", "format_number"]
+__all__ = ["VERDICT_COLOURS", "Table", "comparison", "show", "format_number", "readable_powers"]
 
 #: Background colour of a cell by the ledger's verdict (light tints, readable in print and in grey).
 VERDICT_COLOURS = {
@@ -76,6 +77,30 @@ def format_number(value, decimals: int | None = None, *, signed: bool = False) -
     return sign + text
 
 
+_SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[eE]([-+]?\d+)(?![\w.])")
+_SUPERSCRIPTS = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def readable_powers(text: str) -> str:
+    """Numbers in scientific notation inside ``text`` as a reader writes them:
+    ``2.7e-13`` -> ``2.7 × 10⁻¹³``, ``1e-09`` -> ``10⁻⁹`` (text written by code never shows ``1e-05``)."""
+    def power(match):
+        mantissa, exponent = match.group(1), str(int(match.group(2))).translate(_SUPERSCRIPTS)
+        return f"10{exponent}" if float(mantissa) == 1 else f"{mantissa} \u00d7 10{exponent}"
+
+    return _SCIENTIFIC.sub(power, text)
+
+
+def _as_printed(printed, fractions: bool) -> str:
+    """The paper's number as it prints it: a transcribed fraction (0.333333333333) as 1/3."""
+    if not fractions:
+        return str(printed)
+    from fractions import Fraction
+
+    value = Fraction(str(printed)).limit_denominator(100)
+    return str(value) if abs(float(value) - float(printed)) < 1e-9 else str(printed)
+
+
 def _decimals_of(printed: str) -> int:
     text = str(printed).strip().lower().partition("e")[0]
     return len(text.partition(".")[2])
@@ -114,7 +139,10 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
     tolerance, with a note letter pointing to the explanation below the table). ``measures``
     picks and orders the columns (default: the paper's). The summary line above the table counts
     the cells by verdict and names the largest difference; ``frame`` is
-    :func:`credalbook.ledger.core.judged_cells`.
+    :func:`credalbook.ledger.core.judged_cells`. Numbers are shown at the paper's printed
+    decimals (cell by cell: a count among proportions stays a count), or at the source record's
+    ``shown_decimals`` where the paper prints fractions; headers are the record's ``labels`` or the
+    column names made readable (``determinacy_pct`` -> ``determinacy (%)``).
     """
     from credalbook.ledger.core import TABLES, judged_cells
     from credalbook.reference import published, published_source
@@ -130,9 +158,18 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
         cells = cells[cells["measure"].isin(order)]
     source = published_source(name)
     decimals = {m: max(_decimals_of(p) for p in cells.loc[cells["measure"] == m, "printed"]) for m in order}
-    # one more decimal for the difference, none for a column of integers (ranks, counts) on both sides
-    integral = {m: bool(np.all(np.mod(cells.loc[cells["measure"] == m, "book"].dropna(), 1) == 0)) and decimals[m] == 0
-                for m in order}
+    fractions = "shown_decimals" in source  # the paper prints fractions, transcribed to many digits
+    if fractions:
+        decimals = dict.fromkeys(order, int(source["shown_decimals"]))
+    labels = {**{c: c.replace("_pct", " (%)").replace("_", " ") for c in [*keys, *order]},
+              **source.get("labels", {})}
+
+    def places(cell, measure: str) -> tuple[int, int]:
+        """Decimals of the book's number and of the difference: as the paper prints this cell (a count
+        among proportions stays a count), one more for the difference unless both are integers."""
+        shown = decimals[measure] if fractions else _decimals_of(cell["printed"])
+        integral = shown == 0 and not pd.isna(cell["book"]) and float(cell["book"]).is_integer()
+        return shown, shown + (0 if integral else 1)
 
     notes: dict[str, str] = {}
 
@@ -144,9 +181,10 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
 
     lookup = {(tuple(str(row[k]) for k in keys), row["measure"]): row for _, row in cells.iterrows()}
     groups = published(name)[keys].astype(str).apply(tuple, axis=1).drop_duplicates()
-    head = ("<tr>" + "".join(f'<th style="{_HEAD.format(align="left")}">{html.escape(k)}</th>' for k in keys)
+    head = ("<tr>" + "".join(f'<th style="{_HEAD.format(align="left")}">{html.escape(labels[k])}</th>' for k in keys)
             + f'<th style="{_HEAD.format(align="left")}"></th>'
-            + "".join(f'<th style="{_HEAD.format(align="right")}">{html.escape(m)}</th>' for m in order) + "</tr>")
+            + "".join(f'<th style="{_HEAD.format(align="right")}">{html.escape(labels[m])}</th>' for m in order)
+            + "</tr>")
     body = []
     for group in groups:
         present = [lookup.get((group, m)) for m in order]
@@ -158,13 +196,14 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
                 for line in lines.values():
                     line.append(f'<td style="{_CELL}"></td>')
                 continue
-            lines["paper"].append(f'<td style="{_CELL}">{html.escape(str(cell["printed"]))}</td>')
+            lines["paper"].append(f'<td style="{_CELL}">{html.escape(_as_printed(cell["printed"], fractions))}</td>')
             colour = VERDICT_COLOURS[cell["verdict"]]
+            shown, difference_places = places(cell, m)
             lines["book"].append(f'<td style="{_CELL};background:{colour}" title="{html.escape(cell["verdict"])}">'
-                                 f'{format_number(cell["book"], decimals[m])}</td>')
+                                 f'{format_number(cell["book"], shown)}</td>')
             beyond = cell["verdict"] in ("not reproduced", "erratum", "partly") or (
                 not np.isnan(cell["difference"]) and abs(cell["difference"]) > cell["tolerance"] + 1e-12)
-            text = format_number(cell["difference"], decimals[m] + (0 if integral[m] else 1), signed=True)
+            text = format_number(cell["difference"], difference_places, signed=True)
             if beyond and text:
                 text = f'<b>{text}</b><sup>{note_for(cell["why"])}</sup>'
             elif cell["verdict"] == "not checkable":
@@ -184,12 +223,12 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
     summary = f"{summary}: {len(groups):,} rows, {len(cells):,} cells — {counted}"
     if largest is not None:
         where = ", ".join(str(largest[k]) for k in keys)
-        summary += (f"; largest |book − paper| {format_number(abs(largest['difference']), decimals[largest['measure']] + 1)}"
-                    f" ({where}, {largest['measure']})")
+        summary += (f"; largest |book − paper| {format_number(abs(largest['difference']), places(largest, largest['measure'])[1])}"
+                    f" ({where}, {labels[largest['measure']]})")
     summary += "."
     note_html = ""
     if notes:
-        items = "".join(f"<li><sup>{letter}</sup> {html.escape(why)}</li>" for why, letter in notes.items())
+        items = "".join(f"<li><sup>{letter}</sup> {html.escape(readable_powers(why))}</li>" for why, letter in notes.items())
         note_html = f'<ul style="list-style:none;padding-left:0;font-size:0.82em;margin:0.2em 0">{items}</ul>'
     body_html = _table_html(head, "".join(body), _legend(cells["verdict"]) + note_html)
     return Table(cells.reset_index(drop=True), _collapsible(summary, body_html, len(groups), collapse_after), summary)

@@ -275,7 +275,8 @@ class TestBadInput:
         with pytest.raises(TypeError):
             run_grid(square, [{"x": 1}], backend="sequential", cache_dir=tmp_path, progress=False)
 
-    def test_duplicate_configs_under_threads(self, tmp_path, log, monkeypatch):
+    def test_concurrent_writers_of_one_entry(self, tmp_path):
+        # two processes (say, two pages run side by side) may store the same configuration at once
         import threading
 
         both_written = threading.Barrier(2, timeout=10)
@@ -287,10 +288,15 @@ class TestBadInput:
             both_written.wait()
             return out
 
-        monkeypatch.setattr(entries.np, "savez_compressed", savez_then_wait)
-        configs = [{"x": 1, "log": str(log)}] * 2
-        results = run_grid(square, configs, backend="threading", n_jobs=2, cache_dir=tmp_path, progress=False)
-        assert results == [1, 1]
+        path, record = tmp_path / "entry.npz", dict(task_name="t", config={"x": 1}, fingerprint="f")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(entries.np, "savez_compressed", savez_then_wait)
+            writers = [threading.Thread(target=entries.write, args=(path, 1), kwargs=record) for _ in range(2)]
+            for writer in writers:
+                writer.start()
+            for writer in writers:
+                writer.join()
+        assert entries.read(path, **record) == 1 and [p.name for p in tmp_path.iterdir()] == ["entry.npz"]
 
     def test_corrupted_cache_file_is_recomputed(self, tmp_path, log):
         config = {"x": 5, "log": str(log)}
@@ -317,6 +323,22 @@ def test_tidy_adds_config_columns_in_order():
     assert rows.to_dict("list") == {"a": [1, 2], "score": [0.5, 0.7]}
     clash = tidy([{"value": 9}], [pd.DataFrame({"value": [1.0]})])
     assert clash["value"].tolist() == [1.0]  # a result column is never overwritten by a config value
+
+
+def test_a_package_with_lazy_names_depends_on_their_modules():
+    # `from credalbook.classifiers import NaiveBayes` must follow the name to its module for the fingerprint
+    imported = entries._module_source("credalbook.classifiers")[1]
+    assert {"credalbook.classifiers.naive_bayes", "credalbook.classifiers.lncc"} <= imported
+
+
+def test_workers_compute_and_the_caller_caches(tmp_path, log):
+    # the cache is read and written by the caller: a worker that cannot see the caller's disk still fills it
+    configs = [{"x": x, "log": str(log)} for x in range(3)]
+    run_grid(square, configs[:1], backend="sequential", cache_dir=tmp_path, progress=False)
+    with cache_tally() as tally:
+        assert run_grid(square, configs, backend="loky", n_jobs=2, cache_dir=tmp_path, progress=False) == [0, 1, 4]
+    assert (tally.cells, tally.cached) == (3, 1) and sorted(_calls(log)) == [0, 1, 2]
+    assert len(list((tmp_path / "square").glob("*.npz"))) == 3
 
 
 # ------------------------------------------------------------------------------ dask

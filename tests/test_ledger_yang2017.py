@@ -120,4 +120,4 @@ def test_section_keeps_the_named_entries():
                          "statement": ["a", "b", "c"], "section": "§", "published": "1", "book": "1",
                          "verdict": "reproduced"})
     text = entries.section(rows, "chapters/costs/tables", "yang2017.example4", "yang2017_table3")
-    assert "| a |" in text and "| b |" not in text and "`yang2017_table3`" in text
+    assert "“a”" in text and "“b”" not in text and "| Table III |" in text

@@ -139,6 +139,29 @@ def test_determinate_predictions_score_the_same_under_every_utility(data):
     np.testing.assert_array_equal(f_beta_set_scores(y_true, single, 2.0), reference)
 
 
+@given(predictions())
+@settings(max_examples=100, deadline=None)
+def test_one_pass_aggregates_equal_the_means_of_the_instance_scores(data):
+    # the aggregates are weighted sums of the (set size, hit) counts; the scores are per instance
+    y_true, y_set = data
+    found = metrics.set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta=2.0)
+    sizes = y_set.sum(axis=1)
+    hits = y_set[np.arange(len(y_true)), y_true]
+    expected = {"discounted_accuracy": discounted_accuracy_scores(y_true, y_set).mean(),
+                "u65": utility_discounted_accuracy_scores(y_true, y_set, 0.65).mean(),
+                "u80": utility_discounted_accuracy_scores(y_true, y_set, 0.8).mean(),
+                "f_beta": f_beta_set_scores(y_true, y_set, 2.0).mean(), "recall": hits.mean(),
+                "determinacy": (sizes == 1).mean(), "average_set_size": sizes.mean(),
+                "single_accuracy": hits[sizes == 1].mean() if (sizes == 1).any() else np.nan,
+                "set_accuracy": hits[sizes > 1].mean() if (sizes > 1).any() else np.nan}
+    for key, value in expected.items():
+        np.testing.assert_allclose(found[key], value, rtol=1e-12, atol=1e-15, err_msg=key)
+    assert metrics.utility_discounted_accuracy(y_true, y_set, 0.8) == found["u80"]
+    assert metrics.f_beta_set(y_true, y_set, 2.0) == found["f_beta"]
+    np.testing.assert_array_equal(metrics.size_hit_counts(y_true, y_set).sum(axis=1),
+                                  np.bincount(sizes, minlength=y_set.shape[1] + 1))
+
+
 def test_vectorised_speed_one_million_predictions():
     import time
 

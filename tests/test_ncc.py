@@ -145,3 +145,20 @@ class TestBadInput:
         model = NaiveCredalClassifier().fit(np.array([[0], [1]]), [0, 1])
         with pytest.raises(ValueError, match="is expecting 1 features"):
             model.predict_set(np.zeros((1, 2)))
+
+
+def test_dominance_from_per_instance_counts_equals_one_model_per_instance():
+    # LNCC decides many local models in one call: each row with its own counts must get its own model's answer
+    from credalbook.classifiers.naive import dominance_from_counts
+
+    rng = np.random.default_rng(11)
+    models, tests = [], rng.integers(-1, 3, size=(8, 4))
+    for _ in range(len(tests)):
+        X, y = random_problem(rng, n=int(rng.integers(5, 40)), missing=0.2)
+        models.append(naive_counts(X, y, 3, np.full(4, 3)))
+    one_by_one = np.concatenate([dominance_matrix(c, x[None, :], 1.0) for c, x in zip(models, tests)])
+    gathered, mask = zip(*(c.gather(x[None, :]) for c, x in zip(models, tests)))
+    batched = dominance_from_counts(np.stack([c.class_counts for c in models]), np.concatenate(gathered),
+                                    np.stack([c.observed for c in models]), np.concatenate(mask), 1.0)
+    np.testing.assert_array_equal(batched, one_by_one)
+    assert one_by_one.any() and not one_by_one.all()

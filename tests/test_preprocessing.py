@@ -180,3 +180,52 @@ class TestBadInput:
         selector = CFSSelector().fit(np.array([[0, 1], [1, 0]]), [0, 1])
         with pytest.raises(ValueError, match="expecting 2 features"):
             selector.transform(np.zeros((2, 3)))
+
+
+def plain_mdl_cuts(values, labels, n_classes, selection):
+    """Fayyad & Irani's recursion written plainly, one interval and one candidate gap at a time."""
+    distinct = sorted(set(values.tolist()))
+    per_value = np.zeros((len(distinct), n_classes), dtype=np.int64)
+    for v, c in zip(values.tolist(), labels.tolist()):
+        per_value[distinct.index(v), c] += 1
+    cuts = []
+
+    def split(lo, hi):
+        total = per_value[lo:hi].sum(axis=0)
+        best = None
+        for g in range(lo, hi - 1):
+            a, b = per_value[g] > 0, per_value[g + 1] > 0
+            if a.sum() == 1 and b.sum() == 1 and (a == b).all():
+                continue  # not a boundary point
+            left = per_value[lo:g + 1].sum(axis=0)
+            accepted, gain, _ = mdl_accepts(total, left)
+            key = -gain if selection == "entropy" else (-gain if accepted else np.inf)
+            if best is None or key < best[0] - 1e-12:
+                best = (key, g, accepted, gain)
+        if best is None or not best[2] or best[3] <= 0:
+            return
+        g = best[1]
+        cuts.append((distinct[g] + distinct[g + 1]) / 2)
+        split(lo, g + 1)
+        split(g + 1, hi)
+
+    split(0, len(distinct))
+    return sorted(cuts)
+
+
+@pytest.mark.parametrize("selection", ["entropy", "gain"])
+@pytest.mark.parametrize("seed", range(6))
+def test_batched_mdl_search_equals_the_plain_recursion(selection, seed):
+    # every column's intervals are settled depth by depth at once; the cuts must be the recursion's
+    rng = np.random.default_rng(seed)
+    n, k = 300, 3
+    y = rng.integers(0, k, n)
+    X = pd.DataFrame({"signal": y + rng.normal(scale=0.6, size=n), "rounded": np.round(y + rng.normal(size=n)),
+                      "noise": rng.normal(size=n), "steps": rng.integers(0, 12, n) + 3 * (y == 2)})
+    X.loc[rng.random(n) < 0.1, "signal"] = np.nan
+    cuts = MDLDiscretizer(selection=selection).fit(X, y).cuts_
+    for column, found in zip(X.columns, cuts):
+        observed = X[column].notna().to_numpy()
+        expected = plain_mdl_cuts(X[column].to_numpy()[observed], y[observed], k, selection)
+        np.testing.assert_array_equal(found, expected)
+    assert sum(c.size for c in cuts) >= 4

@@ -115,3 +115,28 @@ def test_show_refuses_what_is_not_a_frame(bad, message):
 def test_show_refuses_decimals_for_unknown_columns():
     with pytest.raises(ValueError, match=r"decimals names columns \['y'\]"):
         tables.show(pd.DataFrame({"x": [1.5]}), decimals={"y": 2})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("within 1e-09", "within 10\u207b\u2079"),
+    ("2.7e-13 and 1.26e-03", "2.7 \u00d7 10\u207b\u00b9\u00b3 and 1.26 \u00d7 10\u207b\u00b3"),
+    ("3e+02 rows", "3 \u00d7 10\u00b2 rows"),
+    ("version1e5 and x2e3 stay", "version1e5 and x2e3 stay"),
+])
+def test_readable_powers(text, expected):
+    assert tables.readable_powers(text) == expected
+
+
+def test_a_table_printed_as_fractions_is_shown_at_its_records_decimals():
+    html = tables.comparison("yang2017_table4").html
+    assert "0.333" in html and "0.333333" not in html and ">1/3<" in html  # the paper's line as printed
+
+
+def test_a_count_among_proportions_stays_a_count_and_headers_are_readable():
+    # Zaffalon et al. (2012) §9.1.3 prints medians (0.82) and counts of datasets (33) in one column
+    table = tables.comparison("zaffalon2012_ncc_uci")
+    numbers = re.findall(r">\+?(\d+(?:\.\d+)?)</t[dh]>", table.html)
+    assert any(float(n) >= 2 for n in numbers)                       # the counts are there ...
+    assert all(float(n) < 2 for n in numbers if "." in n)            # ... and none has decimals
+    headers = re.findall(r"<th[^>]*>([^<]*)</th>", table.html)
+    assert "feature selection" in headers and "feature_selection" not in headers

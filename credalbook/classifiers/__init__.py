@@ -8,17 +8,26 @@ numeric features, with :func:`credalbook.pipeline.make_set_pipeline`)::
 
     from credalbook.classifiers import NaiveCredalClassifier
 """
-from credalbook.classifiers.base import CredalClassifierMixin, ProbabilisticSetClassifier
-from credalbook.classifiers.cma import CredalModelAveraging
-from credalbook.classifiers.cost_sensitive import CostSensitiveNCC
-from credalbook.classifiers.credal_tree import CredalDecisionTree
-from credalbook.classifiers.lncc import LazyNaiveCredalClassifier
-from credalbook.classifiers.naive_bayes import NaiveBayes
-from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.classifiers.ndc import NonDeterministicClassifier
-from credalbook.classifiers.nested_dichotomies import NestedDichotomy, NestedDichotomyForest
-from credalbook.classifiers.rejection import RejectionClassifier
+from credalbook._lazy import lazy_names
 
-__all__ = ["CostSensitiveNCC", "CredalClassifierMixin", "CredalDecisionTree", "CredalModelAveraging",
-           "LazyNaiveCredalClassifier", "NaiveBayes", "NaiveCredalClassifier", "NestedDichotomy",
-           "NestedDichotomyForest", "NonDeterministicClassifier", "ProbabilisticSetClassifier", "RejectionClassifier"]
+# Each name loads its module on first use (PEP 562), so that the array core
+# (:mod:`credalbook.classifiers.naive`) can be imported without scikit-learn.
+_HOMES = {
+    "CostSensitiveNCC": "cost_sensitive",
+    "CredalClassifierMixin": "base",
+    "CredalDecisionTree": "credal_tree",
+    "CredalModelAveraging": "cma",
+    "LazyNaiveCredalClassifier": "lncc",
+    "NaiveBayes": "naive_bayes",
+    "NaiveCredalClassifier": "ncc",
+    "NestedDichotomy": "nested_dichotomies",
+    "NestedDichotomyForest": "nested_dichotomies",
+    "NonDeterministicClassifier": "ndc",
+    "ProbabilisticSetClassifier": "base",
+    "RejectionClassifier": "rejection",
+}
+
+__all__ = list(_HOMES)
+
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)

@@ -8,30 +8,51 @@ For each test instance, LNCC learns an NCC on its neighbourhood only:
    neighbourhood is a ball ``{distance <= r}``) and to at least one instance at a positive
    distance;
 3. learn the NCC counts on the ball (IDM ``s``, features missing at random) and decide the
-   credal dominance with :func:`credalbook.classifiers.ncc.dominance_matrix`;
+   credal dominance with :func:`credalbook.classifiers.ncc.dominance_from_counts`;
 4. while the set has more than one class, add ``k_step`` = 20 neighbours (again over ties),
    at most ``max_steps`` = 50 times or until the whole training set is used.
 
 Because the neighbourhoods are balls of integer radius, at most ``d + 1`` distinct NCCs are
 learnt per instance. The distances of a block of test instances to all training instances are
-one matrix product of one-hot codes (:func:`overlap_distances`); only the per-instance count
-tables and dominance tests run instance by instance, on the ball's rows.
+one matrix product of one-hot codes (:func:`overlap_distances`). The work is batched by step,
+not by instance: at each step every still-undecided instance whose ball grows adds the new
+shell of training instances to its counts (counts grow shell by shell, never recounted), and
+all of them go through one dominance call.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.discrete import MISSING
-from credalbook.classifiers.naive_bayes import NaiveCounts, naive_bayes_log_joint
-from credalbook.classifiers.ncc import dominance_matrix
+from credalbook.classifiers.naive_bayes import log_joint_from_counts
+from credalbook.classifiers.ncc import dominance_from_counts
+from credalbook.decisions import undominated
 
 __all__ = ["overlap_distances", "neighbourhood_radii", "LazyNaiveCredalClassifier"]
 
-_BLOCK_ELEMENTS = 4_000_000
+_BLOCK_ELEMENTS = 16_000_000
+
+
+class _BallCounts(NamedTuple):
+    """NCC counts of each query's current ball: n(c) (b, K), n(x_i = q_i, c) (b, d, K), and the
+    number of instances of class c whose feature i is missing (b, d, K)."""
+
+    class_counts: np.ndarray
+    matches: np.ndarray
+    missing: np.ndarray
+
+    def observed(self, rows=slice(None)) -> np.ndarray:
+        """ñ_i(c): the instances of class c whose feature i is observed, (len(rows), d, K)."""
+        return self.class_counts[rows][:, None, :] - self.missing[rows]
+
+
+def _small_int(largest: int) -> np.dtype:
+    """The smallest signed integer type holding -1..``largest``."""
+    return np.promote_types(np.int8, np.min_scalar_type(int(largest)))
 
 
 def _one_hot(Xc: np.ndarray, offsets: np.ndarray, width: int) -> np.ndarray:
@@ -40,6 +61,12 @@ def _one_hot(Xc: np.ndarray, offsets: np.ndarray, width: int) -> np.ndarray:
     rows, cols = np.nonzero(Xc != MISSING)
     out[rows, offsets[cols] + Xc[rows, cols]] = 1.0
     return out
+
+
+def _distances_from_one_hot(a: np.ndarray, b: np.ndarray, d: int) -> np.ndarray:
+    """Overlap distances ``d - a @ b.T`` of one-hot codes in the smallest integer type (sums of 0/1 are exact in float32)."""
+    dtype = _small_int(d)
+    return np.subtract(d, (a @ b.T).astype(dtype), dtype=dtype)
 
 
 def overlap_distances(A, B, n_values) -> np.ndarray:
@@ -59,8 +86,7 @@ def overlap_distances(A, B, n_values) -> np.ndarray:
             raise ValueError(f"{name} has codes outside -1..n_values-1")
     offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
     width = int(n_values.sum())
-    matches = _one_hot(A, offsets, width) @ _one_hot(B, offsets, width).T
-    return (A.shape[1] - np.rint(matches)).astype(np.int64)
+    return _distances_from_one_hot(_one_hot(A, offsets, width), _one_hot(B, offsets, width), A.shape[1])
 
 
 def neighbourhood_radii(level_counts: np.ndarray, k_start: int = 25, k_step: int = 20,
@@ -109,30 +135,25 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         check_scalar(self.max_steps, "max_steps", low=0, integer=True)
 
     def fit(self, X, y):
-        """Store the coded training data (LNCC is lazy: the work happens at prediction)."""
+        """Store the coded training data and its one-hot codes (LNCC is lazy: the work happens at prediction)."""
         self._check_params()
-        self._Xc, self._yc = self._fit_discrete(X, y)
-        self._m = np.maximum(self.n_values_, 1)
+        Xc, self._yc = self._fit_discrete(X, y)
+        self._Xc = Xc.astype(_small_int(self.n_values_.max(initial=1)))
+        m = np.maximum(self.n_values_, 1)
+        self._offsets, self._width = np.concatenate([[0], np.cumsum(m)[:-1]]), int(m.sum())
+        self._one_hot = _one_hot(self._Xc, self._offsets, self._width)
         return self
 
-    def _neighbourhood_counts(self, rows: np.ndarray, query: np.ndarray) -> tuple[NaiveCounts, np.ndarray]:
-        """NCC sufficient statistics of the training instances ``rows`` for one query, and the query recoded.
-
-        Only n(x_i = q_i, c), ñ_i(c) and n(c) enter the NCC test, so each feature is recoded as
-        0 (= the query's value) or 1 (another value): a (d, K, 2) table instead of (d, K, M).
-        """
-        Xn, yn = self._Xc[rows], self._yc[rows]
-        d, K = Xn.shape[1], self.n_classes_
-        binary = np.where(Xn == MISSING, MISSING, (Xn != query[None, :]).astype(np.int64))
-        observed_rows, cols = np.nonzero(binary != MISSING)
-        flat = (cols * K + yn[observed_rows]) * 2 + binary[observed_rows, cols]
-        table = np.bincount(flat, minlength=d * K * 2).reshape(d, K, 2).astype(np.float64)
-        counts = NaiveCounts(class_counts=np.bincount(yn, minlength=K).astype(np.float64), table=table,
-                             observed=table.sum(axis=2), n_values=np.full(d, 2), used=self.n_values_ >= 2)
-        return counts, np.where(query == MISSING, MISSING, 0)[None, :]
-
     def _run(self, Xc: np.ndarray):
-        """Sets (n, K), scores (n, K), the radius used (n,) and the final ball's class counts (n, K)."""
+        """Sets (n, K), scores (n, K), the radius used (n,) and the final ball's class counts (n, K).
+
+        Step by step over a block of test instances: every instance still undecided whose ball
+        grows at this step adds the new shell to its counts (:func:`credalbook._kernels.add_shells`),
+        and all of them are decided by one call of
+        :func:`credalbook.classifiers.ncc.dominance_from_counts`.
+        """
+        from credalbook._kernels import add_shells, distance_histograms
+
         self._check_params()
         n, d = Xc.shape
         K = self.n_classes_
@@ -142,25 +163,30 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         ball_classes = np.zeros((n, K), dtype=np.int64)
         block = max(1, _BLOCK_ELEMENTS // max(1, self._Xc.shape[0]))
         for start in range(0, n, block):
-            queries = Xc[start:start + block]
-            distances = overlap_distances(queries, self._Xc, self._m)  # (b, n_train)
-            shifted = distances + (d + 1) * np.arange(len(queries))[:, None]
-            levels = np.bincount(shifted.ravel(), minlength=len(queries) * (d + 1)).reshape(len(queries), d + 1)
-            radii = neighbourhood_radii(levels, self.k_start, self.k_step, self.max_steps)
-            for b, query in enumerate(queries):
-                previous = -1
-                for radius in radii[b]:
-                    if radius == previous:
-                        continue
-                    previous = radius
-                    counts, coded = self._neighbourhood_counts(np.flatnonzero(distances[b] <= radius), query)
-                    current = ~dominance_matrix(counts, coded, float(self.s)).any(axis=1)[0]
-                    if current.sum() == 1:
-                        break
-                i = start + b
-                sets[i], used_radius[i], ball_classes[i] = current, radius, counts.class_counts
-                # Laplace denominators use the true numbers of values
-                scores[i] = naive_bayes_log_joint(replace(counts, n_values=self.n_values_), coded, 1.0)[0]
+            queries = Xc[start:start + block].astype(self._Xc.dtype)
+            b = len(queries)
+            distances = _distances_from_one_hot(_one_hot(queries, self._offsets, self._width), self._one_hot, d)
+            radii = neighbourhood_radii(distance_histograms(distances, d), self.k_start, self.k_step,
+                                        self.max_steps)
+            ball = _BallCounts(np.zeros((b, K)), np.zeros((b, d, K)), np.zeros((b, d, K)))
+            mask = (queries != MISSING) & (self.n_values_ >= 2)[None, :]
+            radius = np.full(b, -1)
+            current = np.ones((b, K), dtype=bool)
+            undecided = np.ones(b, dtype=bool)
+            for step in range(radii.shape[1]):
+                rows = np.flatnonzero(undecided & (radii[:, step] != radius))
+                if rows.size == 0:
+                    continue
+                add_shells(distances, rows, radius[rows], radii[rows, step], self._Xc, self._yc, queries, *ball)
+                radius[rows] = radii[rows, step]
+                current[rows] = undominated(dominance_from_counts(ball.class_counts[rows], ball.matches[rows],
+                                                                  ball.observed(rows), mask[rows], float(self.s)))
+                undecided[rows] = current[rows].sum(axis=1) != 1
+            sets[start:start + b], used_radius[start:start + b] = current, radius
+            ball_classes[start:start + b] = ball.class_counts
+            # Laplace denominators use the true numbers of values
+            scores[start:start + b] = log_joint_from_counts(ball.class_counts, ball.matches, ball.observed(), mask,
+                                                            self.n_values_, 1.0)
         return sets, scores, used_radius, ball_classes
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:

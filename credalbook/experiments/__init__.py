@@ -5,7 +5,7 @@ Every experiment that ``make reproduce`` runs registers itself with
 so a new experiment needs no central list. The names below load on first use, so that importing
 :mod:`credalbook.experiments.registry` (the CLI does, for the profiles) stays cheap.
 """
-import importlib
+from credalbook._lazy import lazy_names
 
 _HOMES = {
     "EXPERIMENTS": "registry",
@@ -22,7 +22,4 @@ _HOMES = {
 __all__ = list(_HOMES)
 
 
-def __getattr__(name):
-    if name in _HOMES:
-        return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)

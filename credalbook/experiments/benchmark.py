@@ -48,7 +48,12 @@ __all__ = ["CREDAL", "CLASSIFIERS", "UTILITIES", "N_FOLDS", "NAME", "CI_DATASETS
            "evaluate_fold", "RUNS", "BENCHMARK", "cost_order", "reproduce_incrementally",
            "MEASURES", "dataset_means", "wide", "fold_assignment_errors", "median_utilities",
            "median_determinacy", "rank_tables", "PER_DATASET_TABLES", "published_summaries",
-           "lncc_neighbourhoods", "VARIANTS", "variant_scores"]
+           "lncc_neighbourhoods", "VARIANTS", "variant_scores", "ARMS", "QUANTITIES", "KINDS", "per_dataset_cells",
+           "cause_of", "difference_kind", "causes_by_table", "plot_paper_vs_book", "paper_critical_difference",
+           "plot_critical_differences", "friedman_summary", "mean_ranks_beside_paper", "plot_mean_ranks",
+           "paper_cma_repeats", "cdt_leaf_rules",
+           "plot_cdt_leaf_rules", "variants_beside_paper", "plot_variant_shifts", "classes_missing_features",
+           "fold_seconds", "LEDGER_PAGES", "page_entries"]
 
 #: The credal classifiers compared in Zaffalon et al. (2012) §9.2.
 CREDAL = ("NCC", "LNCC", "CMA", "CDT")
@@ -379,3 +384,378 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
              "determinacy": 100 * t["determinate"] / t["n_test"], **{u: 100 * t[u] / t["n_test"] for u in UTILITIES}}
             for (name, variant), t in totals.items()]
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------------
+# For the chapters of Part III: summaries and figures (nothing here is stored or judged)
+# ----------------------------------------------------------------------------------------------
+#: How the chapters name the two arms of the benchmark and the quantities of the per-dataset tables.
+ARMS = {False: "without CFS", True: "with CFS"}
+#: The column titles of the per-dataset tables' quantities.
+QUANTITIES = {"determinacy": "determinacy (%)", "u50": "u50 (%)", "u65": "u65 (%)", "u80": "u80 (%)"}
+#: The three kinds of a judged cell in the paper-vs-book figures.
+KINDS = ("within tolerance", "beyond, cause measured", "beyond, not explained")
+
+
+def per_dataset_cells(cfs: bool) -> pd.DataFrame:
+    """Every printed cell of Tables 12–15 (``cfs=False``) or 16–19 beside the book's, as the ledger judges it.
+
+    :func:`credalbook.ledger.core.judged_cells` of the four tables (``measure`` is the classifier),
+    with ``table`` (its number) and ``quantity`` (determinacy, u50, u65, u80) added.
+    """
+    from credalbook.ledger.core import judged_cells
+
+    frames = []
+    for quantity, number in PER_DATASET_TABLES[bool(cfs)].items():
+        cells = judged_cells(f"zaffalon2012_bench_table{number}")
+        frames.append(cells.assign(table=number, quantity=quantity))
+    return pd.concat(frames, ignore_index=True)
+
+
+def cause_of(why: str) -> str:
+    """The short name of the cause a source record gives a cell (the text before its first colon).
+
+    ``""`` (no explanation) and the records' "not explained: ..." both read ``"not explained"``.
+    """
+    text = "" if why is None or (isinstance(why, float) and np.isnan(why)) else str(why).strip()
+    head = text.split(":", 1)[0].strip() if ":" in text else text
+    return "not explained" if not head or head == "not explained" else head
+
+
+def difference_kind(cells: pd.DataFrame) -> pd.Series:
+    """Each judged cell as one of :data:`KINDS`, or ``"not checkable"`` when the book has no value.
+
+    A cell is beyond its tolerance when the ledger's verdict is ``not reproduced``, ``partly`` or
+    ``erratum``, or when ``|book − paper|`` exceeds the tolerance (as :func:`credalbook.tables.comparison`
+    marks it); it is then explained when its source record names a cause (:func:`cause_of`).
+    """
+    missing = {"book", "difference", "tolerance", "verdict", "why"} - set(cells.columns)
+    if missing:
+        raise ValueError(f"cells lack columns {sorted(missing)}")
+    beyond = cells["verdict"].isin(["not reproduced", "partly", "erratum"]).to_numpy() | (
+        cells["difference"].abs().to_numpy() > cells["tolerance"].to_numpy() + 1e-12)
+    explained = np.array([cause_of(w) != "not explained" for w in cells["why"]])
+    kind = np.where(~beyond, KINDS[0], np.where(explained, KINDS[1], KINDS[2]))
+    kind = np.where(cells["book"].isna().to_numpy(), "not checkable", kind)
+    return pd.Series(kind, index=cells.index, name="kind")
+
+
+def causes_by_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """Cells beyond their tolerance counted by cause (rows) and table (columns), with a total column."""
+    beyond = cells[difference_kind(cells).isin(KINDS[1:])]
+    grid = pd.crosstab(beyond["why"].map(cause_of).rename("cause"), beyond["table"].rename("table"))
+    grid.columns = [f"Table {c}" for c in grid.columns]
+    grid["all"] = grid.sum(axis=1)
+    return grid.sort_values("all", ascending=False)
+
+
+def _kind_styles():
+    from credalbook.style import COLOURS
+
+    return {KINDS[0]: dict(color="#9a9a9a", marker="o", s=12, alpha=0.7, linewidths=0),
+            KINDS[1]: dict(color=COLOURS[0], marker="o", s=20, linewidths=0),
+            KINDS[2]: dict(color=COLOURS[1], marker="X", s=30, linewidths=0)}
+
+
+def plot_paper_vs_book(cells: pd.DataFrame, *, limits=(0.0, 100.0), title: str = ""):
+    """Paper (x) against book (y) for every cell of a family of per-dataset tables, faceted
+    quantity (rows) x classifier (columns), coloured by :func:`difference_kind`.
+
+    The diagonal and the band of ± the cells' tolerance are drawn; cells the book cannot check
+    are left out. ``cells`` is :func:`per_dataset_cells`. Returns the figure (column width).
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    kinds = difference_kind(cells)
+    data = cells.assign(kind=kinds)[kinds != "not checkable"]
+    quantities = [q for q in QUANTITIES if q in set(data["quantity"])]
+    classifiers = [c for c in CREDAL if c in set(data["measure"])]
+    figure, axes = plt.subplots(len(quantities), len(classifiers), sharex=True, sharey=True, squeeze=False,
+                                layout="constrained",
+                                figsize=(COLUMN_WIDTH, 1.5 * len(quantities) + 0.9))
+    low, high = limits
+    band = float(data["tolerance"].max()) if len(data) else 0.0
+    styles = _kind_styles()
+    for i, quantity in enumerate(quantities):
+        for j, name in enumerate(classifiers):
+            ax = axes[i, j]
+            ax.plot([low, high], [low, high], color="black", lw=0.8)
+            ax.fill_between([low, high], [low - band, high - band], [low + band, high + band], color="#e8e8e8", lw=0)
+            panel = data[(data["quantity"] == quantity) & (data["measure"] == name)]
+            for kind, style in styles.items():
+                part = panel[panel["kind"] == kind]
+                ax.scatter(part["paper"], part["book"], label=kind, **style)
+            pad = 0.04 * (high - low)  # points on the edges (100 % determinacy) stay whole
+            ax.set_xlim(low - pad, high + pad)
+            ax.set_ylim(low - pad, high + pad)
+            ax.set_aspect("equal")
+            ax.set_xticks([low, (low + high) / 2, high])
+            ax.set_yticks([low, (low + high) / 2, high])
+            if i == 0:
+                ax.set_title(name)
+            if j == 0:
+                ax.set_ylabel(f"{QUANTITIES[quantity]}\nbook")
+            if i == len(quantities) - 1:
+                ax.set_xlabel("paper")
+    figure.get_layout_engine().set(wspace=0.08)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside upper center", ncol=3, markerscale=1.4)
+    if title:
+        figure.suptitle(title)
+    return figure
+
+
+def paper_critical_difference(cfs: bool = False, utility: str = "u50", alpha: float = 0.05):
+    """The paper's critical-difference diagram (Fig. 6 for u50 without CFS) from its printed mean
+    ranks (Table 6, or Table 9 with CFS) and the Nemenyi critical difference for its 55 datasets."""
+    from credalbook.display import CriticalDifferenceDisplay
+    from credalbook.reference import published
+    from credalbook.stats import nemenyi_critical_difference
+
+    if utility not in UTILITIES:
+        raise ValueError(f"utility must be one of {', '.join(UTILITIES)}, got {utility!r}")
+    table = published(f"zaffalon2012_bench_table{9 if cfs else 6}").set_index("utility")
+    ranks = table.loc[utility, list(CREDAL)].astype(float)
+    n_datasets = len(published(f"zaffalon2012_bench_table{PER_DATASET_TABLES[bool(cfs)][utility]}"))
+    return CriticalDifferenceDisplay(ranks, nemenyi_critical_difference(len(CREDAL), n_datasets, alpha), np.nan)
+
+
+def plot_critical_differences(displays: dict):
+    """Critical-difference diagrams stacked at the column width, one per ``{title: display}``.
+
+    Each :class:`~credalbook.display.CriticalDifferenceDisplay` draws on its own row; its
+    classifier labels get a white background so that their leader lines stop at the label.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    k = max(len(d.ranks) for d in displays.values())
+    figure, axes = plt.subplots(len(displays), 1, squeeze=False, layout="constrained",
+                                figsize=(COLUMN_WIDTH, (1.2 + 0.36 * k) * len(displays)))
+    for ax, (title, display) in zip(axes[:, 0], displays.items()):
+        display.plot(ax=ax)
+        ax.set_title(title, loc="left")
+        for text in ax.texts:
+            if text.get_text().endswith(")"):
+                text.set_bbox({"facecolor": "white", "edgecolor": "none", "pad": 1.5})
+    return figure
+
+
+def friedman_summary(means: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """The Friedman test and the Nemenyi critical difference per arm and utility (the book's, over its datasets)."""
+    frames = []
+    for cfs, arm in ARMS.items():
+        tests = rank_tables(means, cfs, alpha)[1]
+        frames.append(tests.assign(arm=arm))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["arm", "utility", "datasets", "friedman_chi2", "p_value", "significant", "critical_difference"]]
+
+
+def mean_ranks_beside_paper(means: pd.DataFrame) -> pd.DataFrame:
+    """Mean ranks of Tables 6 and 9, the paper's and the book's: one row per (arm, utility, classifier)."""
+    from credalbook.reference import published
+
+    rows = []
+    for cfs, arm in ARMS.items():
+        book = rank_tables(means, cfs)[0].set_index("utility")
+        paper = published(f"zaffalon2012_bench_table{9 if cfs else 6}").set_index("utility")
+        for utility in UTILITIES:
+            for name in CREDAL:
+                rows.append({"arm": arm, "utility": utility, "classifier": name,
+                             "paper": float(paper.loc[utility, name]), "book": float(book.loc[utility, name])})
+    return pd.DataFrame(rows)
+
+
+def plot_mean_ranks(ranks: pd.DataFrame, critical_difference: float):
+    """Mean ranks, paper (open) and book (filled), faceted arm (rows) x utility (columns).
+
+    A bar of length ``critical_difference`` starts at the book's best rank in each panel: a
+    classifier beyond its end is significantly worse than the best (Nemenyi, Demšar 2006).
+    ``ranks`` is :func:`mean_ranks_beside_paper`.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    arms = list(dict.fromkeys(ranks["arm"]))
+    utilities = list(dict.fromkeys(ranks["utility"]))
+    figure, axes = plt.subplots(len(arms), len(utilities), sharex=True, sharey=True, squeeze=False,
+                                layout="constrained",
+                                figsize=(COLUMN_WIDTH, 1.3 + 1.45 * len(arms)))
+    names = list(CREDAL)
+    for i, arm in enumerate(arms):
+        for j, utility in enumerate(utilities):
+            ax = axes[i, j]
+            panel = ranks[(ranks["arm"] == arm) & (ranks["utility"] == utility)].set_index("classifier").loc[names]
+            y = np.arange(len(names))
+            best = float(panel["book"].min())
+            ax.axvspan(best, best + critical_difference, color="#eeeeee", lw=0)
+            ax.hlines(y, panel["paper"], panel["book"], color="#bbbbbb", lw=1)
+            ax.scatter(panel["paper"], y, facecolors="white", edgecolors=COLOURS[1], s=36, label="paper", zorder=3)
+            ax.scatter(panel["book"], y, color=COLOURS[0], s=30, label="book", zorder=3)
+            ax.set_yticks(y, names)
+            ax.set_xlim(1.5, 3.5)
+            ax.invert_yaxis()
+            ax.grid(axis="y", visible=False)
+            if i == 0:
+                ax.set_title(utility)
+            if j == 0:
+                ax.set_ylabel(arm)
+            if i == len(arms) - 1:
+                ax.set_xlabel("mean rank")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    handles.append(plt.Rectangle((0, 0), 1, 1, color="#eeeeee"))
+    labels.append("within one critical difference of the book's best")
+    figure.legend(handles, labels, loc="outside upper center", ncol=3)
+    return figure
+
+
+def paper_cma_repeats() -> tuple[int, int]:
+    """(identical, legible) pairs of the paper's CMA cells with and without CFS, over Tables 12–15 / 16–19."""
+    from credalbook.reference import published
+
+    same = legible = 0
+    for measure, plain in PER_DATASET_TABLES[False].items():
+        a = published(f"zaffalon2012_bench_table{plain}").set_index("name")["CMA"]
+        b = published(f"zaffalon2012_bench_table{PER_DATASET_TABLES[True][measure]}").set_index("name")["CMA"]
+        a, b = a.align(b, join="inner")
+        both = a.notna() & b.notna()
+        same += int((a[both] == b[both]).sum())
+        legible += int(both.sum())
+    return same, legible
+
+
+def cdt_leaf_rules(means: pd.DataFrame, measure: str = "determinacy", cfs: bool = False) -> pd.DataFrame:
+    """CDT per dataset: the paper's value (Table 12 for determinacy), the book's tree under the
+    strict leaf rule (``CDT``) and under Weka-IP's (``CDT-weka``); datasets the paper prints only."""
+    from credalbook.reference import published
+
+    book = wide(means, measure, cfs, classifiers=("CDT", "CDT-weka")).set_index("name")
+    paper = published(f"zaffalon2012_bench_table{PER_DATASET_TABLES[bool(cfs)][measure]}").set_index("name")["CDT"]
+    out = pd.DataFrame({"paper": paper}).join(book.rename(columns={"CDT": "strict rule", "CDT-weka": "Weka-IP's rule"}),
+                                              how="inner")
+    return out.dropna().rename_axis("name").reset_index()
+
+
+def plot_cdt_leaf_rules(frame: pd.DataFrame, band: float = 5.0, label: str = "CDT determinacy (%)"):
+    """Paper (x) against the book's CDT under each leaf rule (one panel each), the ± ``band`` strip shaded."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    rules = [c for c in frame.columns if c not in ("name", "paper")]
+    figure, axes = plt.subplots(1, len(rules), sharex=True, sharey=True, squeeze=False, layout="constrained",
+                                figsize=(COLUMN_WIDTH, 0.6 + COLUMN_WIDTH / len(rules)))
+    low = float(np.floor(min(frame["paper"].min(), frame[rules].min().min()) / 10) * 10)
+    for ax, rule in zip(axes[0], rules):
+        within = (frame[rule] - frame["paper"]).abs() <= band
+        ax.plot([low, 100], [low, 100], color="black", lw=0.8)
+        ax.fill_between([low, 100], [low - band, 100 - band], [low + band, 100 + band], color="#e8e8e8", lw=0)
+        ax.scatter(frame.loc[within, "paper"], frame.loc[within, rule], color="#9a9a9a", s=16,
+                   label=f"within {band:g} points")
+        ax.scatter(frame.loc[~within, "paper"], frame.loc[~within, rule], color=COLOURS[1], marker="X", s=30,
+                   label=f"more than {band:g} points away")
+        ax.set_xlim(low - 1.5, 101.5)
+        ax.set_ylim(low - 1.5, 101.5)
+        ax.set_aspect("equal")
+        ax.set_title(f"book, {rule} ({int(within.sum())} of {len(frame)} within)")
+        ax.set_xlabel(f"paper, {label}")
+    axes[0, 0].set_ylabel(f"book, {label}")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside upper center", ncol=2)
+    return figure
+
+
+def variants_beside_paper(scores: pd.DataFrame) -> pd.DataFrame:
+    """:func:`variant_scores` rows with the paper's determinacy, u50, u65 and u80 of the same
+    classifier and dataset (Tables 12–15) in columns ``<measure> (paper)``."""
+    from credalbook.reference import published
+
+    out = scores.copy()
+    for measure, number in PER_DATASET_TABLES[False].items():
+        paper = published(f"zaffalon2012_bench_table{number}").set_index("name")
+        out[f"{measure} (paper)"] = [float(paper.loc[d, c]) if d in paper.index else np.nan
+                                     for d, c in zip(out["dataset"], out["classifier"])]
+    return out
+
+
+def plot_variant_shifts(panels: list[tuple[str, pd.DataFrame, str]]):
+    """How a data convention moves the book's scores towards the paper's: one panel per
+    ``(title, frame, measure)``, one line per (classifier, dataset) from the benchmark's value
+    (open circle) to the variant's (filled), with the paper's value (cross).
+
+    Each ``frame`` is :func:`variants_beside_paper` of two variants, ``"as in the benchmark"`` and
+    another.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    heights = [frame.groupby(["classifier", "dataset"]).ngroups for _, frame, _ in panels]
+    figure, axes = plt.subplots(len(panels), 1, squeeze=False, gridspec_kw={"height_ratios": heights},
+                                layout="constrained",
+                                figsize=(COLUMN_WIDTH, 0.9 + 0.27 * sum(heights) + 0.55 * len(panels)))
+    for ax, (title, frame, measure), n in zip(axes[:, 0], panels, heights):
+        variant = next(v for v in dict.fromkeys(frame["variant"]) if v != "as in the benchmark")
+        table = frame.pivot_table(index=["classifier", "dataset"], columns="variant", values=measure, sort=False)
+        paper = frame.groupby(["classifier", "dataset"], sort=False)[f"{measure} (paper)"].first()
+        y = np.arange(n)
+        ax.hlines(y, table["as in the benchmark"], table[variant], color="#bbbbbb", lw=1.2)
+        ax.scatter(table["as in the benchmark"], y, facecolors="white", edgecolors=COLOURS[0], s=34, zorder=3,
+                   label="book, as in the benchmark")
+        ax.scatter(table[variant], y, color=COLOURS[0], s=30, zorder=3, label=f"book, variant")
+        ax.scatter(paper.loc[table.index], y, color=COLOURS[1], marker="x", s=40, zorder=4, label="paper")
+        ax.set_yticks(y, [f"{c}, {d}" for c, d in table.index])
+        ax.invert_yaxis()
+        ax.grid(axis="y", visible=False)
+        ax.set_title(title, loc="left")
+        ax.set_xlabel(QUANTITIES.get(measure, measure))
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside upper center", ncol=3)
+    return figure
+
+
+def classes_missing_features(dataset: str) -> pd.Series:
+    """Per class of ``dataset``: how many features it never observes (missing in all its instances)."""
+    X, y, _ = load_dataset(dataset)
+    return X.isna().groupby(y.to_numpy()).all().sum(axis=1).rename("features never observed")
+
+
+def fold_seconds(rows: pd.DataFrame) -> pd.DataFrame:
+    """Mean fit-and-predict seconds per fold: datasets (rows, cheapest first) x classifiers of :data:`CLASSIFIERS`."""
+    timed = rows[rows["classifier"].isin(CLASSIFIERS)]
+    table = timed.groupby(["dataset", "classifier"])["seconds"].mean().unstack()[list(CLASSIFIERS)]
+    return table.loc[cost_order(list(table.index))]
+
+
+#: The tables of the paper whose cells each page of Part III shows (the claims of §9.2 go on the summary page)
+LEDGER_PAGES = {"chapters/benchmark/credal_comparison": (4, 5, 6, 7, 8, 9),
+                "chapters/benchmark/per_dataset": (12, 13, 14, 15, 16, 17, 18, 19),
+                "chapters/benchmark/differences": ()}
+
+
+def page_entries(page: str, entries: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The ledger's entries on Zaffalon et al. (2012) §9.2 and Appendix A that ``page`` shows, filed under ``page``.
+
+    The ledger files the benchmark's entries under one chapter; Part III shows them on three pages
+    (:data:`LEDGER_PAGES`): the claims of §9.2 and the cells of Tables 4–9 on the summary page,
+    the cells of Tables 12–19 on the per-dataset page, none on the page of causes. ``entries``
+    defaults to :func:`credalbook.ledger.core.ledger`; the rows returned have ``chapter`` = ``page``,
+    ready for :func:`credalbook.ledger.report.chapter_slice`.
+    """
+    if page not in LEDGER_PAGES:
+        raise ValueError(f"page must be one of {', '.join(LEDGER_PAGES)}, got {page!r}")
+    if entries is None:
+        from credalbook.ledger import ledger
+
+        entries = ledger()
+    entries = entries[entries["chapter"].isin(list(LEDGER_PAGES))]
+    number = pd.to_numeric(entries["id"].str.extract(r"^zaffalon2012_bench_table(\d+)\[", expand=False),
+                           errors="coerce")
+    keep = number.isin(LEDGER_PAGES[page])
+    if page == "chapters/benchmark/credal_comparison":
+        keep = keep | (entries["entry"] == "claim")
+    return entries[keep.to_numpy()].assign(chapter=page).reset_index(drop=True)

@@ -70,6 +70,15 @@ def _imported_modules(tree: ast.AST, package: str) -> set[str]:
     return found
 
 
+def _lazy_homes(tree: ast.AST, name: str) -> set[str]:
+    """The modules a package's ``__init__`` loads on first use: the values of its ``_HOMES`` dict (name -> module)."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_HOMES" for t in node.targets)
+                and isinstance(node.value, ast.Dict)):
+            return {f"{name}.{v.value}" for v in node.value.values if isinstance(v, ast.Constant)}
+    return set()
+
+
 @lru_cache(maxsize=512)
 def _module_source(name: str) -> tuple[str, frozenset[str]] | None:
     """(sha256 of the source, credalbook modules it imports) of module ``name``; None if it has no .py file."""
@@ -81,7 +90,8 @@ def _module_source(name: str) -> tuple[str, frozenset[str]] | None:
         return None
     source = Path(spec.origin).read_bytes()
     package = name if spec.submodule_search_locations else name.rpartition(".")[0]
-    imported = _imported_modules(ast.parse(source), package)
+    tree = ast.parse(source)
+    imported = _imported_modules(tree, package) | _lazy_homes(tree, name)
     parent = name.rpartition(".")[0]
     return hashlib.sha256(source).hexdigest(), frozenset(imported | ({parent} if parent else set()))
 

@@ -37,13 +37,13 @@ from credalbook.experiments.registry import Experiment, register
 __all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", "REPETITIONS",
            "equal_frequency_codes", "fold_data", "ncc_fold", "table12_fold", "FIG3", "TABLE12",
            "TABLE12_ORDERED", "summarise", "table12_summary",
-           "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range"]
+           "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range", "plot_fig3", "plot_table12"]
 
 #: The ordinal datasets of Yang et al. (2017) §VII (ERA, ESL, LEV).
 DATASETS = ("ERA", "ESL", "LEV")
 #: The datasets whose attributes the paper discretises before NCC.
 DISCRETISED = ("ERA", "ESL")
-#: The grid of the prior strength s for Figure 3 (21 values, 1e-3 to 10, log-spaced).
+#: The grid of the prior strength s for Figure 3 (21 values, 10⁻³ to 10, log-spaced).
 S_GRID = tuple(float(f"{s:.4g}") for s in np.logspace(-3, 1, 21))
 #: The cost parameters r of Figure 3's curves.
 R_FIG3 = (0.0, 0.1, 0.5, 0.9, 1.0)
@@ -278,3 +278,109 @@ def cost_range(datasets=DATASETS, r: float = 0.5) -> pd.DataFrame:
                      "vacuous set": float(set_costs(cost, truth, vacuous, "p_discounted", r=r).mean()),
                      "median class always": float(set_costs(cost, truth, median, "p_discounted", r=r).mean())})
     return pd.DataFrame(rows)
+
+
+def plot_fig3(frame: pd.DataFrame, *, r_values=R_FIG3, paper_r=(0.1, 0.5, 0.9)):
+    """Fig. 3 from the rows of ``yang2017_fig3``: average p-discounted cost against the IDM's s.
+
+    One column per dataset (its own cost scale), one row per variant (cautiousness seeking, then
+    mistake averse); one curve per r in ``r_values``, solid for the paper's ``paper_r`` with the
+    least cost of each marked by a dot, dotted for the limits r = 0 and r = 1. Returns the figure,
+    :data:`credalbook.style.COLUMN_WIDTH` wide.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    summary = summarise(frame, ["dataset", "variant", "r", "s"]).sort_values("s")
+    datasets = [d for d in DATASETS if d in set(summary["dataset"])]
+    variants = [v for v in VARIANTS if v in set(summary["variant"])]
+    if not datasets or not variants:
+        raise ValueError("frame holds no row of a known dataset and variant")
+    figure, axes = plt.subplots(len(variants), len(datasets), figsize=(COLUMN_WIDTH, 1.0 + 2.4 * len(variants)),
+                                sharex=True, sharey="col", squeeze=False)
+    colour = {r: COLOURS[i] for i, r in enumerate(r_values)}
+    for row, variant in enumerate(variants):
+        for col, dataset in enumerate(datasets):
+            ax = axes[row, col]
+            part = summary[(summary["dataset"] == dataset) & (summary["variant"] == variant)]
+            for r in r_values:
+                curve = part[part["r"] == r]
+                if curve.empty:
+                    continue
+                solid = r in paper_r
+                ax.plot(curve["s"], curve["cost"], "-" if solid else ":", color=colour[r],
+                        linewidth=1.6 if solid else 1.3, label=f"r = {r:g}")
+                if solid:
+                    best = curve.loc[curve["cost"].idxmin()]
+                    ax.plot(best["s"], best["cost"], "o", color=colour[r], markersize=6, markeredgecolor="white")
+            ax.set_xscale("log")
+            ax.set_xticks([1e-3, 1e-1, 1e1])
+            if row == 0:
+                ax.set_title(dataset)
+            if row == len(variants) - 1:
+                ax.set_xlabel("s (IDM)")
+        axes[row, 0].set_ylabel(variant.replace("_", " ").replace("cautious", "cautiousness seeking") + "\ncost")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside upper center", ncol=len(labels))
+    return figure
+
+
+def plot_table12(cells: dict, *, bounds: dict | None = None):
+    """Table XII with the published values overlaid: each method's average cost, one panel per dataset.
+
+    ``cells`` maps a reading's label to its judged cells (the ``frame`` of
+    :func:`credalbook.tables.comparison`, or :func:`credalbook.ledger.core.judged_cells`): the
+    paper's printed cost is drawn as a black cross, the book's of each reading as a circle (the
+    first filled, the others hollow), joined to the paper's by a thin line. ``bounds`` maps a
+    dataset to the largest average cost any prediction can have (``cost_range()["largest possible"]``),
+    drawn as a dashed line. Returns the figure, :data:`credalbook.style.COLUMN_WIDTH` wide.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    if not cells:
+        raise ValueError("cells must hold at least one reading")
+    costs_by_reading = {}
+    for reading, frame in cells.items():
+        rows = frame[frame["measure"] == "cost"]
+        if rows.empty:
+            raise ValueError(f"reading {reading!r} has no cost cell")
+        costs_by_reading[reading] = rows
+    first = next(iter(costs_by_reading.values()))
+    datasets = list(dict.fromkeys(first["dataset"]))
+    methods = list(dict.fromkeys(first["method"]))
+    figure, axes = plt.subplots(1, len(datasets), figsize=(COLUMN_WIDTH, 1.6 + 0.45 * len(methods)), sharex=True,
+                                sharey=True, squeeze=False)
+    offsets = np.linspace(-0.12, 0.12, len(cells)) if len(cells) > 1 else [0.0]
+    for ax, dataset in zip(axes[0], datasets):
+        paper = first[first["dataset"] == dataset].set_index("method")["paper"]
+        for index, (reading, rows) in enumerate(costs_by_reading.items()):
+            book = rows[rows["dataset"] == dataset].set_index("method")["book"]
+            for m, method in enumerate(methods):
+                if method not in book.index:
+                    continue
+                y = m + offsets[index]
+                ax.plot([paper[method], book[method]], [y, y], color="#bbbbbb", linewidth=1, zorder=1)
+                ax.plot(book[method], y, "o", markersize=7, color=COLOURS[index],
+                        markerfacecolor=COLOURS[index] if index == 0 else "white", markeredgewidth=1.5, zorder=3)
+        ax.plot(paper.reindex(methods), range(len(methods)), "x", color="black", markersize=8, markeredgewidth=2,
+                zorder=4)
+        if bounds is not None and dataset in bounds:
+            ax.axvline(bounds[dataset], color="#666666", linestyle="--", linewidth=1)
+        ax.set_title(dataset)
+        ax.set_xlabel("average cost")
+        ax.set_xlim(left=0)
+        ax.grid(axis="y", visible=False)
+    axes[0, 0].set_yticks(range(len(methods)), methods)
+    axes[0, 0].set_ylim(len(methods) - 0.5, -0.5)
+    handles = [Line2D([], [], marker="x", linestyle="", color="black", markersize=8, markeredgewidth=2, label="paper")]
+    handles += [Line2D([], [], marker="o", linestyle="", color=COLOURS[i], markersize=7, markeredgewidth=1.5,
+                       markerfacecolor=COLOURS[i] if i == 0 else "white", label=f"book, {reading}")
+                for i, reading in enumerate(cells)]
+    if bounds is not None:
+        handles.append(Line2D([], [], color="#666666", linestyle="--", linewidth=1, label="largest possible"))
+    figure.legend(handles=handles, loc="outside upper center", ncol=2)
+    return figure

@@ -2,8 +2,9 @@
 
 ``run_grid(task, configs)`` calls ``task(**config)`` for every configuration, in parallel
 through joblib (``backend="loky"`` locally; ``"dask"`` or ``"ray"`` send the same calls to
-a cluster once a client is connected), with a tqdm progress bar, and caches each result on
-disk (:mod:`credalbook.experiments.cache`): an entry records the task, its configuration, the
+a cluster once a client is connected, e.g. by ``credalbook reproduce --backend dask
+--scheduler ADDRESS``), with a tqdm progress bar, and caches each result on the caller's disk
+(:mod:`credalbook.experiments.cache`): an entry records the task, its configuration, the
 fingerprint of the code involved and a checksum, and is served only when all of them match.
 Inside ``with cache_tally() as tally:`` every grid run counts its cells and the verified cache
 hits, so that a stored result can say how much of it was read rather than computed.
@@ -66,24 +67,29 @@ def default_cache_dir() -> Path:
         return Path.home() / ".cache" / "credalbook" / "grid"
 
 
-def _cached_call(task: Callable, config: dict, path: Path | None, fingerprint: str) -> tuple[Any, bool]:
-    """``(task(**config), hit)``: a verified entry at ``path`` when there is one, else computed and stored.
+def _cached(task_name: str, config: dict, path: Path, fingerprint: str) -> tuple[Any, bool]:
+    """``(result, True)`` from a verified entry at ``path``, else ``(None, False)``; an entry that
+    cannot be trusted is reported with a warning and recomputed."""
+    try:
+        return entries.read(path, task_name=task_name, config=config, fingerprint=fingerprint), True
+    except FileNotFoundError:
+        return None, False
+    except entries.StaleEntry as reason:
+        entries.warn_stale(path, str(reason))
+        return None, False
 
-    An entry that cannot be trusted is recomputed with a warning; each writer writes its own
-    temporary file and renames it, so concurrent writers of one configuration never clash.
-    """
-    name = f"{task.__module__}.{task.__qualname__}"
-    if path is not None:
-        try:
-            return entries.read(path, task_name=name, config=config, fingerprint=fingerprint), True
-        except FileNotFoundError:
-            pass
-        except entries.StaleEntry as reason:
-            entries.warn_stale(path, str(reason))
-    result = task(**config)
-    if path is not None:
-        entries.write(path, result, task_name=name, config=config, fingerprint=fingerprint)
-    return result, False
+
+def _computed(task: Callable, configs: list[dict], backend: str, n_jobs: int) -> Iterable[Any]:
+    """``task(**config)`` for each config, in order, as they come back from the backend."""
+    if backend == "sequential" or n_jobs == 1:
+        yield from (task(**config) for config in configs)
+        return
+    if backend == "ray":  # pragma: no cover - needs a ray installation
+        from ray.util.joblib import register_ray
+
+        register_ray()
+    with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
+        yield from joblib.Parallel(return_as="generator")(joblib.delayed(task)(**config) for config in configs)
 
 
 def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int = -1, backend: str = "loky",
@@ -92,11 +98,13 @@ def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int =
     """Evaluate ``task(**config)`` for each config; results in the configs' order.
 
     ``task`` must be importable (a module-level function) so that worker processes can run
-    it. The cache key hashes the task, the configuration and the fingerprint of the code the
-    task's module imports (:func:`credalbook.experiments.cache.code_fingerprint`); ``version``
-    adds a salt of one's own (say, for a change of a third-party library's behaviour).
-    Results that are DataFrames can be concatenated by the caller; :func:`tidy` does that and
-    adds the config columns.
+    it. The cache lives with the caller: verified entries are read there first, only the
+    other configurations go to the workers (local processes, or a Dask or Ray cluster), and
+    their results are written there as they come back. The cache key hashes the task, the
+    configuration and the fingerprint of the code the task's module imports
+    (:func:`credalbook.experiments.cache.code_fingerprint`); ``version`` adds a salt of one's
+    own (say, for a change of a third-party library's behaviour). Results that are DataFrames
+    can be concatenated by the caller; :func:`tidy` does that and adds the config columns.
     """
     configs = list(configs)
     if backend not in {"loky", "threading", "sequential", "dask", "ray"}:
@@ -106,23 +114,23 @@ def run_grid(task: Callable[..., Any], configs: Iterable[dict], *, n_jobs: int =
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     paths = [folder / task.__name__ / f"{entries.entry_key(name, c, fingerprint)}.npz" if cache else None
              for c in configs]
-    calls = (joblib.delayed(_cached_call)(task, c, p, fingerprint) for c, p in zip(configs, paths))
+    results, hits = [None] * len(configs), [False] * len(configs)
+    for i, (config, path) in enumerate(zip(configs, paths)):
+        if path is not None:
+            results[i], hits[i] = _cached(name, config, path, fingerprint)
+    todo = [i for i, hit in enumerate(hits) if not hit]
     # disable=None: a bar on a terminal (make reproduce), none on a pipe or in an executed page
     disable = True if not progress or os.environ.get("TQDM_DISABLE") else None
-    bar = dict(total=len(configs), desc=desc or task.__name__, disable=disable, mininterval=2.0)
-    if backend == "sequential" or n_jobs == 1:
-        outcomes = [_cached_call(task, c, p, fingerprint) for c, p in tqdm(zip(configs, paths), **bar)]
-    else:
-        if backend == "ray":  # pragma: no cover - needs a ray installation
-            from ray.util.joblib import register_ray
-
-            register_ray()
-        with joblib.parallel_config(backend=backend, n_jobs=n_jobs):
-            generator = joblib.Parallel(return_as="generator")(calls)
-            outcomes = list(tqdm(generator, **bar))
-    _tally.cells += len(outcomes)
-    _tally.cached += sum(hit for _, hit in outcomes)
-    return [result for result, _ in outcomes]
+    with tqdm(total=len(configs), initial=len(configs) - len(todo), desc=desc or task.__name__, disable=disable,
+              mininterval=2.0) as bar:
+        for i, result in zip(todo, _computed(task, [configs[i] for i in todo], backend, n_jobs)):
+            if paths[i] is not None:
+                entries.write(paths[i], result, task_name=name, config=configs[i], fingerprint=fingerprint)
+            results[i] = result
+            bar.update()
+    _tally.cells += len(configs)
+    _tally.cached += len(configs) - len(todo)
+    return results
 
 
 def tidy(configs: Iterable[dict], results: Iterable[pd.DataFrame | dict]) -> pd.DataFrame:

@@ -1,10 +1,10 @@
-"""Experiments of Part II: NBC vs NCC (Zaffalon, Corani & Mauá 2012 §9.1, §9.3, §9.4; 001 §8–9).
+"""Experiments of Part II: NBC vs NCC (Zaffalon, Corani & Mauá 2012 §9.1, §9.3, §9.4; 2011 §8–9).
 
 Registered experiments (``credalbook reproduce --only <name>``):
 
-* ``zaffalon2012_ncc_artificial`` — §9.1.1 / 001 §8: 80 naive models θ × 50 training sets × sizes
+* ``zaffalon2012_ncc_artificial`` — §9.1.1 / 2011 §8: 80 naive models θ × 50 training sets × sizes
   {25, 50, 100}, test sets of 10 000 instances; one row per training set.
-* ``zaffalon2012_ncc_krkp`` — §9.1.2 / 001 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5, …, 150},
+* ``zaffalon2012_ncc_krkp`` — §9.1.2 / 2011 §9, Table 1: kr-vs-kp down-sampled to s ∈ {5, …, 150},
   100 stratified training sets per size, the other instances as test set; one row per split.
 * ``zaffalon2012_ncc_uci`` — §9.1.3 and §9.3: 10 runs of stratified 10-fold CV on the paper's UCI
   datasets, MDL (and optionally CFS) fitted inside the training folds, NBC, NCC and NDC (β = 1,
@@ -40,7 +40,8 @@ from credalbook.preprocessing import CFSSelector, MDLDiscretizer
 __all__ = ["SEED", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artificial_summary",
            "ncc_binary_utility", "KRKP", "krkp_task", "krkp_summary", "UCI", "UCI_CI_DATASETS", "uci_datasets",
            "uci_scores", "uci_task", "uci_per_dataset", "REJECTION", "rejection_task", "uci_nbc_vs_ncc",
-           "uci_summary", "ncc_vs_ndc"]
+           "uci_summary", "ncc_vs_ndc", "APPENDIX_TABLES", "APPENDIX_COLUMNS", "uci_appendix_comparison",
+           "artificial_figure", "krkp_figure", "uci_figure", "ndc_figure", "appendix_figure", "rejection_figure"]
 
 #: Seed of every random draw of Part II (training sets, folds, artificial models).
 SEED = 2012
@@ -168,7 +169,7 @@ KRKP = register(Experiment(
 
 
 def krkp_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Means over the splits of each size (Table 1 and Fig. 3 of 001), in percent where Table 1 is."""
+    """Means over the splits of each size (Table 1 and Fig. 3 of 2011), in percent where Table 1 is."""
     summary = frame.groupby("size").agg(
         splits=("sample", "size"),
         determinacy=("ncc_determinacy", "mean"),
@@ -401,3 +402,218 @@ def ncc_vs_ndc(frame: pd.DataFrame, feature_selection: bool = False, alpha: floa
                      "wilcoxon_p": wilcoxon.pvalue, "significant": wilcoxon.significant,
                      "higher_median": better})
     return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------------------------
+# The per-dataset results beside the paper's Appendix A, and the figures of Part II
+# ----------------------------------------------------------------------------------------------
+#: The paper's Appendix A tables holding NCC's per-dataset results (NCC column, percent), by
+#: (feature selection, measure); the measure names are those of :data:`APPENDIX_COLUMNS`.
+APPENDIX_TABLES = {
+    (False, "determinacy"): "zaffalon2012_bench_table12",
+    (False, "discounted accuracy"): "zaffalon2012_bench_table13",
+    (False, "u65"): "zaffalon2012_bench_table14",
+    (False, "u80"): "zaffalon2012_bench_table15",
+    (True, "determinacy"): "zaffalon2012_bench_table16",
+    (True, "discounted accuracy"): "zaffalon2012_bench_table17",
+    (True, "u65"): "zaffalon2012_bench_table18",
+    (True, "u80"): "zaffalon2012_bench_table19",
+}
+
+#: The column of the per-dataset frame (uci_per_dataset) holding each measure of the Appendix
+#: tables, by measure name.
+APPENDIX_COLUMNS = {"determinacy": "ncc_determinate", "discounted accuracy": "ncc_discounted_accuracy",
+                    "u65": "ncc_u65", "u80": "ncc_u80"}
+
+
+def uci_appendix_comparison(per_dataset: pd.DataFrame, appendix: dict | None = None) -> pd.DataFrame:
+    """NCC per dataset beside the paper's Appendix A (Tables 12–19, NCC column), as fractions.
+
+    ``per_dataset`` is :func:`uci_per_dataset`'s frame; ``appendix`` maps (feature selection,
+    measure) to a published table with columns ``name`` (the book's dataset name) and ``NCC``
+    (percent), by default the tables of :data:`APPENDIX_TABLES`. One row per (feature selection,
+    measure, dataset) that both sides have: ``paper`` and ``book`` in [0, 1] and ``difference``
+    (book − paper). Datasets the book lacks (connect-4) or cells the paper leaves blank are left out.
+    """
+    if appendix is None:
+        from credalbook.reference import published
+
+        appendix = {key: published(name) for key, name in APPENDIX_TABLES.items()}
+    unknown = [key for key in appendix if key[1] not in APPENDIX_COLUMNS]
+    if unknown:
+        raise ValueError(f"unknown appendix measures {unknown}; known: {list(APPENDIX_COLUMNS)}")
+    frames = []
+    for (feature_selection, measure), table in appendix.items():
+        book = per_dataset.loc[per_dataset["feature_selection"] == feature_selection,
+                               ["dataset", APPENDIX_COLUMNS[measure]]]
+        paper = pd.DataFrame({"dataset": table["name"].astype(str),
+                              "paper": pd.to_numeric(table["NCC"], errors="coerce") / 100})
+        joined = paper.merge(book.rename(columns={APPENDIX_COLUMNS[measure]: "book"}), on="dataset", how="inner")
+        joined = joined.dropna(subset=["paper", "book"])
+        frames.append(joined.assign(feature_selection=feature_selection, measure=measure))
+    columns = ["feature_selection", "measure", "dataset", "paper", "book"]
+    frame = pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+    frame["difference"] = frame["book"] - frame["paper"]
+    return frame
+
+
+def _published_points(ax, x, y, label: str = "paper") -> None:
+    """The paper's printed values: large hollow black markers over the book's curves."""
+    ax.scatter(x, y, s=70, facecolors="none", edgecolors="black", linewidths=1.4, zorder=5, label=label)
+
+
+def _figure(rows: int, cols: int, height: float, **kwargs):
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    return plt.subplots(rows, cols, figsize=(COLUMN_WIDTH, height), squeeze=False, **kwargs)
+
+
+def artificial_figure(summary: pd.DataFrame, published: pd.DataFrame | None = None):
+    """Fig. 2 of 2011 / Fig. 3 of 2012 from :func:`artificial_summary`, with the printed numbers of 2011 §8.
+
+    Left: the median NBC accuracy, NCC discounted accuracy and NCC u65 by training size (the
+    papers' figure). Right: NCC's area of ignorance and NBC's accuracy on it, NBC(NCC-I), with
+    ``published`` (columns ``size``, ``nbc_ncc_i``, ``area_of_ignorance``) as hollow markers.
+    Returns the figure.
+    """
+    fig, axes = _figure(1, 2, 3.8)
+    left, right = axes[0]
+    sizes = summary["size"]
+    left.plot(sizes, summary["nbc_accuracy"], "o-", label="NBC: accuracy")
+    left.plot(sizes, summary["ncc_discounted_accuracy"], "s--", label="NCC: discounted acc.")
+    left.plot(sizes, summary["ncc_u65"], "^-", label="NCC: u65")
+    left.set(xlabel="training set size", ylabel="median over the runs", title="Utilities (the papers' figure)",
+             xticks=list(sizes))
+    left.legend(loc="lower right")
+    right.plot(sizes, summary["nbc_ncc_i"], "o-", color="C3", label="NBC(NCC-I)")
+    right.plot(sizes, summary["area_of_ignorance"], "s-", color="C4", label="area of ignorance")
+    right.axhline(0.65, color="grey", ls=":", lw=1)
+    right.annotate("u65(1/2) = 0.65", (sizes.iloc[-1], 0.65), xytext=(0, 4), textcoords="offset points",
+                   ha="right", va="bottom", color="grey")
+    if published is not None:
+        _published_points(right, published["size"], published["nbc_ncc_i"], label="paper (2011, §8)")
+        _published_points(right, published["size"], published["area_of_ignorance"], label=None)
+    right.set(xlabel="training set size", ylim=(0, 1), xticks=list(sizes), title="Where NCC is indeterminate")
+    right.legend(loc="upper right")
+    return fig
+
+
+def krkp_figure(summary: pd.DataFrame, published: pd.DataFrame | None = None):
+    """Fig. 3 of 2011 / Fig. 4 of 2012 from :func:`krkp_summary`, and Table 1 with its printed values.
+
+    Left: mean NBC accuracy, NCC discounted accuracy and NCC u65 by training size (log axis).
+    Right: NCC's determinacy and NBC(NCC-I) in percent, ``published`` (Table 1: ``size``,
+    ``determinacy_pct``, ``nbc_ncc_i_pct``) as hollow markers. Returns the figure.
+    """
+    fig, axes = _figure(1, 2, 3.8, sharex=True)
+    left, right = axes[0]
+    sizes = summary["size"]
+    left.plot(sizes, summary["nbc_accuracy"], "o-", label="NBC: accuracy")
+    left.plot(sizes, summary["ncc_discounted_accuracy"], "s--", label="NCC: discounted acc.")
+    left.plot(sizes, summary["ncc_u65"], "^-", label="NCC: u65")
+    left.set(ylabel="mean over 100 splits", title="Utilities (the papers' figure)")
+    left.legend(loc="lower right")
+    right.plot(sizes, summary["determinacy_pct"], "o-", color="C3", label="NCC determinacy")
+    right.plot(sizes, summary["nbc_ncc_i_pct"], "s-", color="C4", label="NBC(NCC-I)")
+    right.axhline(65, color="grey", ls=":", lw=1)
+    if published is not None:
+        _published_points(right, published["size"], published["determinacy_pct"], label="paper (Table 1)")
+        _published_points(right, published["size"], published["nbc_ncc_i_pct"], label=None)
+    right.set(ylabel="percent", ylim=(0, 100), title="Table 1")
+    right.legend(loc="lower right")
+    for ax in (left, right):
+        ax.set_xscale("log")
+        ax.set_xticks(list(sizes), [str(s) for s in sizes])
+        ax.minorticks_off()
+        ax.set_xlabel("training set size")
+    return fig
+
+
+def uci_figure(per_dataset: pd.DataFrame):
+    """Fig. 5 of 2012: NBC's against NCC's expected utility per dataset, u65 and u80, without and with CFS."""
+    from credalbook.plots import equal_performance_scatter
+
+    fig, axes = _figure(2, 2, 7.4)
+    for col, feature_selection in enumerate((False, True)):
+        t = per_dataset[per_dataset["feature_selection"] == feature_selection]
+        for row, utility in enumerate(("u65", "u80")):
+            equal_performance_scatter(t[f"ncc_{utility}"], t["nbc_accuracy"], ax=axes[row, col],
+                                      xlabel=f"NCC {utility}", ylabel="NBC accuracy" if col == 0 else "",
+                                      title=f"{utility}, {'with' if feature_selection else 'without'} CFS",
+                                      limits=(0.2, 1.0))
+    return fig
+
+
+def ndc_figure(per_dataset: pd.DataFrame, feature_selection: bool = False, low_determinacy: float = 0.5):
+    """Fig. 8 of 2012: NDC against NCC per dataset (determinacy, u65, u80, F1), without CFS by default.
+
+    Datasets on which NCC's determinacy is below ``low_determinacy`` are drawn in a second colour.
+    """
+    from credalbook.plots import equal_performance_scatter
+
+    t = per_dataset[per_dataset["feature_selection"] == feature_selection]
+    low = (t["ncc_determinate"] < low_determinacy).to_numpy()
+    fig, axes = _figure(2, 2, 7.4)
+    for ax, (measure, label) in zip(axes.ravel(), [("determinate", "determinacy"), ("u65", "u65"), ("u80", "u80"),
+                                                   ("f1", "F1")]):
+        equal_performance_scatter(t[f"ncc_{measure}"], t[f"ndc_{measure}"], ax=ax, xlabel=f"NCC {label}",
+                                  ylabel=f"NDC {label}", highlight=low, limits=(0, 1),
+                                  highlight_label=f"NCC determinacy < {low_determinacy:.0%}")
+    axes[0, 0].legend(loc="lower right")
+    return fig
+
+
+def appendix_figure(comparison: pd.DataFrame, tolerance: float = 0.05):
+    """Paper (Appendix A) against book per dataset, one panel per measure and setting, from
+    :func:`uci_appendix_comparison`; the band of ±``tolerance`` around the diagonal is shaded."""
+    measures = list(APPENDIX_COLUMNS)
+    fig, axes = _figure(2, len(measures), 4.6, sharex=True, sharey=True)
+    for row, feature_selection in enumerate((False, True)):
+        for col, measure in enumerate(measures):
+            ax = axes[row, col]
+            t = comparison[(comparison["feature_selection"] == feature_selection) & (comparison["measure"] == measure)]
+            grid = np.array([0.0, 1.0])
+            ax.fill_between(grid, grid - tolerance, grid + tolerance, color="#dddddd", lw=0, zorder=0)
+            ax.plot(grid, grid, color="grey", lw=0.8)
+            outside = (t["difference"].abs() > tolerance).to_numpy()
+            ax.scatter(t["paper"][~outside], t["book"][~outside], s=12, color="C0", lw=0)
+            ax.scatter(t["paper"][outside], t["book"][outside], s=16, color="C1", lw=0)
+            ax.set(xlim=(0, 1.02), ylim=(0, 1.02), aspect="equal", xticks=[0, 0.5, 1], yticks=[0, 0.5, 1])
+            ax.set_xticklabels(["0", "0.5", "1"])
+            ax.set_yticklabels(["0", "0.5", "1"])
+            if row == 0:
+                ax.set_title(measure, fontsize=11)
+            if row == 1:
+                ax.set_xlabel("paper")
+            if col == 0:
+                ax.set_ylabel(f"book, {'CFS' if feature_selection else 'MDL'}")
+    return fig
+
+
+def rejection_figure(runs: pd.DataFrame, published: pd.DataFrame | None = None):
+    """§9.4 simulated: mean u80 and determinacy of NBC, NCC, NBC_t and NCC_t by training size,
+    ``published`` (``model``, ``u80``: the paper's large-sample values) as hollow markers at the largest size."""
+    means = runs.groupby(["size", "model"])[["u80", "determinacy"]].mean().reset_index()
+    fig, axes = _figure(1, 2, 3.6, sharex=True)
+    styles = {"NBC": ("o-", "C0"), "NCC": ("s--", "C1"), "NBC_t": ("^-", "C2"), "NCC_t": ("v--", "C3")}
+    for model, (marker, colour) in styles.items():
+        m = means[means["model"] == model]
+        if m.empty:
+            continue
+        for ax, column in zip(axes[0], ("u80", "determinacy")):
+            ax.plot(m["size"], m[column], marker, color=colour, label=model)
+    if published is not None:
+        largest = means["size"].max()
+        _published_points(axes[0, 0], [largest] * len(published), published["u80"], label="paper (§9.4)")
+    axes[0, 0].set(ylabel="mean u80", title="u80")
+    axes[0, 1].set(ylabel="share of determinate outputs", title="Determinacy", ylim=(-0.03, 1.03))
+    axes[0, 1].legend(*axes[0, 0].get_legend_handles_labels(), loc="center right")
+    sizes = sorted(means["size"].unique())
+    for ax in axes[0]:
+        ax.set_xscale("log")
+        ax.set_xticks(sizes, [f"{s:,}" for s in sizes])
+        ax.minorticks_off()
+        ax.set_xlabel("training set size")
+    return fig

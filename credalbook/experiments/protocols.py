@@ -24,8 +24,6 @@ from typing import Callable, Mapping
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
-from sklearn.pipeline import Pipeline
 
 from credalbook._validation import check_scalar
 from credalbook.discrete import encode_labels
@@ -125,6 +123,8 @@ class ModelOutput:
 
 
 def _outputs(model, X, with_proba: bool = False) -> ModelOutput:
+    from sklearn.pipeline import Pipeline
+
     if isinstance(model, Pipeline):  # predict_set / predict_index are not delegated by Pipeline
         X, model = model[:-1].transform(X), model[-1]
     proba = model.predict_proba(X) if with_proba and hasattr(model, "predict_proba") else None
@@ -242,4 +242,6 @@ def cross_validate(models: Mapping[str, Callable], X, y, *, n_splits: int = 10, 
 
 def clone_factory(estimator) -> Callable:
     """A factory returning fresh clones of ``estimator`` (for :func:`cross_validate`)."""
+    from sklearn.base import clone
+
     return lambda: clone(estimator)

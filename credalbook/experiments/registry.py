@@ -47,19 +47,9 @@ class CheckReport:
     rtol: float
 
     def tolerance(self) -> str:
-        return _power(self.atol) + (f" (and {_power(self.rtol)} relative)" if self.rtol else "")
+        from credalbook.tables import readable_powers
 
-
-_SUPERSCRIPTS = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
-
-
-def _power(value: float) -> str:
-    """A tolerance as a reader writes it: ``1e-09`` -> ``10⁻⁹``, ``5e-07`` -> ``5 × 10⁻⁷``, ``0.01`` -> ``0.01``."""
-    if value == 0 or value >= 1e-3:
-        return f"{value:g}"
-    mantissa, exponent = f"{value:.0e}".split("e")
-    power = "10" + str(int(exponent)).translate(_SUPERSCRIPTS)
-    return power if mantissa == "1" else f"{mantissa} \u00d7 {power}"
+        return readable_powers(f"{self.atol:g}" + (f" (and {self.rtol:g} relative)" if self.rtol else ""))
 
 
 @dataclass(frozen=True)

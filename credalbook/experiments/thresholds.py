@@ -16,7 +16,7 @@ IBK10    10-nearest neighbours, score = fraction of the 10 neighbours in class 1
 J48      CART tree grown with entropy and ≥ 2 instances per leaf, then C4.5 error-based pruning
          (subtree replacement, CF = 0.25; no subtree raising), leaf frequencies as scores
 J48Unp   the same tree unpruned, Laplace-corrected leaf frequencies (n1 + 1)/(n + 2)
-Logist   logistic regression, L2 with C = 100 on standardised attributes (Weka: ridge 1e-8)
+Logist   logistic regression, L2 with C = 100 on standardised attributes (Weka: ridge 10⁻⁸)
 NB       naive Bayes: Gaussian for numeric attributes, Laplace-smoothed frequencies for nominal
 PART     decision list: repeatedly grow a pruned J48 stand-in on the uncovered instances and keep
          its leaf of largest coverage as the next rule (Frank & Witten's PART builds *partial*
@@ -50,7 +50,8 @@ from credalbook.experiments.registry import Experiment, register
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
            "STUDY", "by_model", "by_dataset", "by_model_and_gamma",
-           "split_tolerance"]
+           "split_tolerance", "cost_curve_panels", "losses_frame", "certainty_worse", "theorem_checks",
+           "plot_loss_by_certainty", "plot_runs", "protocol_errors", "gamma_label", "plot_paper_vs_book", "VERDICT_MARKERS"]
 
 #: The twelve Weka models of Ferri et al. (2019) §6, by the paper's names.
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
@@ -442,3 +443,249 @@ def _pairwise(frame: pd.DataFrame) -> pd.DataFrame:
 def _summary(frame: pd.DataFrame, key: str) -> pd.DataFrame:
     cols = ["AUC", "BS", "CL", "RL", *METHODS, "sc_vs_tr", "rd_vs_tr"]
     return _pairwise(frame).groupby(key, sort=True)[cols].mean().reset_index()
+
+
+# ---------------------------------------------------------------------------------------- chapter figures
+
+def gamma_label(gamma: float) -> str:
+    """A certainty level γ of Ferri et al. (2019), Sect. 6, as a figure or table prints it ("∞", "16", "0")."""
+    return "∞" if gamma == np.inf else f"{gamma:g}"
+
+
+def cost_curve_panels(panels: dict, *, ncols: int = 2, height: float = 2.9, title: str = ""):
+    """Cost-curve figures of Ferri et al. (2019), Figs. 3, 4 and 7, as small multiples.
+
+    ``panels`` maps a panel title to a :class:`credalbook.display.CostCurveDisplay` made with
+    ``plot=False``; every panel draws its curves (method by colour, γ = ∞ solid, other γ dashed)
+    and the figure carries one shared legend, at most ``COLUMN_WIDTH`` wide. Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from credalbook.display import METHOD_COLOURS
+    from credalbook.style import COLUMN_WIDTH
+
+    if not panels:
+        raise ValueError("panels must name at least one CostCurveDisplay")
+    if ncols < 1:
+        raise ValueError(f"ncols must be at least 1, got {ncols}")
+    ncols = min(ncols, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, height * nrows + 0.6), sharex=True, sharey=True,
+                             squeeze=False)
+    methods, gammas = [], []
+    for ax, (name, display) in zip(axes.ravel(), panels.items()):
+        for (method, gamma), curve in display.curves.items():
+            ax.plot(display.c, curve, color=METHOD_COLOURS.get(method, "black"), ls="-" if gamma == np.inf else "--",
+                    lw=1.4)
+            methods += [method] if method not in methods else []
+            gammas += [gamma] if gamma not in gammas else []
+        ax.set(xlim=(0, 1), ylim=(0, 1), title=name)
+    for ax in axes.ravel()[len(panels):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("cost proportion c")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("expected loss")
+    handles = [Line2D([], [], color=METHOD_COLOURS.get(m, "black"), label=m) for m in methods]
+    handles += [Line2D([], [], color="0.3", ls="-" if g == np.inf else "--", label=f"γ = {gamma_label(g)}")
+                for g in gammas]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 3))
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def losses_frame(panels: dict) -> pd.DataFrame:
+    """Expected losses (areas under the curves) of cost-curve panels: one row per panel, one
+    column per (method, γ), as printed in the legends of Ferri et al. (2019), Figs. 3, 4 and 7."""
+    rows = []
+    for name, display in panels.items():
+        row = {"model": name}
+        for (method, gamma), value in display.losses.items():
+            row[f"{method} γ={gamma_label(gamma)}"] = float(value)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def certainty_worse(y_train, s_train, y_test, s_test, methods=METHODS, n_grid: int = 1001) -> pd.DataFrame:
+    """Where complete certainty is worse than complete uncertainty (Ferri et al. 2019, Sect. 5.3,
+    Fig. 4): per method, the share of c in [0, 1] where K_∞(c) > K_0(c) and the range of those c."""
+    grid = np.linspace(0.0, 1.0, n_grid)
+    rows = []
+    for method in methods:
+        sel = cs.threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train)
+        above = sel.curve(np.inf, grid) > sel.curve(0.0, grid) + 1e-12
+        rows.append({"method": method, "share of c": float(above.mean()),
+                     "from c": float(grid[above].min()) if above.any() else np.nan,
+                     "to c": float(grid[above].max()) if above.any() else np.nan})
+    return pd.DataFrame(rows)
+
+
+def theorem_checks(y, s) -> pd.DataFrame:
+    """The closed forms of Ferri et al. (2019), Sect. 5 (Corollaries 1-2, Theorems 6-7, Table 4)
+    against :func:`credalbook.costspace.expected_loss` on one scored sample: one row per statement
+    with the implementation's value, the closed form's and their difference."""
+    pi0, pi1 = float(np.mean(y == 0)), float(np.mean(y == 1))
+    a = cs.auc(y, s)
+    grid = np.linspace(0, 1, 11)
+    loss = lambda method, gamma: cs.expected_loss(y, s, method, gamma)  # noqa: E731
+    rows = [
+        ("Cor. 1, γ = ∞: score-driven loss = BS", loss("score-driven", np.inf), cs.brier_score(y, s)),
+        ("Cor. 1, γ = 0: score-driven loss = MAE", loss("score-driven", 0), cs.mean_absolute_error(y, s)),
+        ("Table 4: rate-driven, γ = ∞", loss("rate-driven", np.inf), pi0 * pi1 * (1 - 2 * a) + 1 / 3),
+        ("Cor. 2: rate-driven, γ = 0", loss("rate-driven", 0), pi0 * pi1 * (1 - 2 * a) + 1 / 2),
+        ("Table 4: test-optimal, γ = ∞, = RL of the hull", loss("test-optimal", np.inf),
+         cs.brier_decomposition(y, s, convexify=True)["RL"]),
+        ("Thm 7: test-optimal, γ = 0, = twice γ = ∞", loss("test-optimal", 0), 2 * loss("test-optimal", np.inf)),
+        ("Thm 6: spread of K over 11 values of c, γ = 0",
+         float(np.ptp(cs.expected_cost_curve(y, s, "test-optimal", 0, grid))), 0.0),
+        ("Thm 6: K(0.3), γ = 0, = 2 π0 times mean calibrated score of class 0",
+         float(cs.expected_cost_curve(y, s, "test-optimal", 0, [0.3])[0]),
+         2 * pi0 * cs.pav_calibrate(y, s)[y == 0].mean()),
+    ]
+    frame = pd.DataFrame(rows, columns=["statement", "implementation", "closed form"])
+    frame["difference"] = frame["implementation"] - frame["closed form"]
+    return frame
+
+
+def plot_loss_by_certainty(frame: pd.DataFrame, methods=("train-optimal", "score-driven"), *, ncols: int = 5):
+    """Fig. 5 of Ferri et al. (2019) as small multiples: one panel per model type (baselines
+    excluded), the mean expected loss over datasets and splits against the certainty γ, one
+    line per threshold choice method. ``frame`` is the study's rows. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.display import METHOD_COLOURS
+    from credalbook.style import COLUMN_WIDTH
+
+    means = by_model_and_gamma(frame)
+    models = [m for m in MODELS if m in means.index.get_level_values("model")]
+    if not models:
+        raise ValueError("frame holds no non-baseline model type")
+    nrows = -(-len(models) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.9 * nrows + 0.7), sharex=True, sharey=True,
+                             squeeze=False)
+    x = np.arange(len(GAMMAS))
+    for ax, model in zip(axes.ravel(), models):
+        for method in methods:
+            values = [means[method].get((model, g), np.nan) for g in GAMMAS]
+            ax.plot(x, values, marker="o", ms=3, color=METHOD_COLOURS.get(method, "black"), label=method)
+        ax.set_title(model, fontsize=11)
+        ax.set_xticks(x[::2], [gamma_label(g) for g in GAMMAS][::2])
+    for ax in axes.ravel()[len(models):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("γ")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("mean loss")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(methods))
+    return fig
+
+
+def plot_runs(frame: pd.DataFrame, *, x: str = "train-optimal", y: str = "score-driven", gammas=(np.inf, 0.0),
+              ncols: int = 4, limit: float = 0.7):
+    """Fig. 6 of Ferri et al. (2019) as small multiples: one panel per model type, one point per
+    run (dataset and split) at each certainty in ``gammas``, the loss of ``x`` against that of
+    ``y``, the diagonal, and the per-γ means as crossing lines. Returns the figure."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    models = [m for m in MODELS if m in set(frame["model"])]
+    if not models:
+        raise ValueError("frame holds no model type")
+    nrows = -(-len(models) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.85 * nrows + 0.8), sharex=True, sharey=True,
+                             squeeze=False)
+    colours = dict(zip(gammas, COLOURS))
+    for ax, model in zip(axes.ravel(), models):
+        ax.plot([0, limit], [0, limit], color="0.4", lw=0.7)
+        for gamma in gammas:
+            part = frame[(frame["model"] == model) & (frame["gamma"] == gamma)]
+            ax.scatter(part[x], part[y], s=5, alpha=0.35, color=colours[gamma], linewidths=0, rasterized=True)
+            ax.axvline(part[x].mean(), color=colours[gamma], lw=0.8)
+            ax.axhline(part[y].mean(), color=colours[gamma], lw=0.8)
+        ax.set(xlim=(0, limit), ylim=(0, limit), aspect="equal")
+        ax.set_title(model, fontsize=11)
+        ax.set_xticks([0, 0.3, 0.6])
+        ax.set_yticks([0, 0.3, 0.6])
+    for ax in axes.ravel()[len(models):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(x)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(y)
+    handles = [Line2D([], [], color=colours[g], marker="o", ls="-", lw=0.8, label=f"γ = {gamma_label(g)}")
+               for g in gammas]
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(gammas))
+    return fig
+
+
+def protocol_errors(y_train, s_train, y_test, s_test, *, gammas=(np.inf, 4.0, 0.0), repeats: int = 20,
+                    n_grid: int = 1001, seed: int = 7) -> pd.DataFrame:
+    """The paper's R protocol against the exact integral (Ferri et al. 2019, Sect. 6.1): per method
+    and γ, the exact loss, the 1001-point grid mean minus it, and the mean and standard deviation
+    over ``repeats`` of the one-draw-of-ĉ-per-grid-point estimator minus it."""
+    grid = np.linspace(0, 1, n_grid)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for method in METHODS:
+        sel = cs.threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train)
+        for gamma in gammas:
+            exact = sel.loss(gamma)
+            draws = [sel.at(grid if gamma == np.inf else rng.beta(grid * gamma + 1, (1 - grid) * gamma + 1), grid).mean()
+                     for _ in range(repeats)]
+            rows.append({"method": method, "gamma": float(gamma), "exact": exact,
+                         "grid mean − exact": float(sel.curve(gamma, grid).mean() - exact),
+                         "one draw − exact": float(np.mean(draws) - exact), "one draw sd": float(np.std(draws))})
+    return pd.DataFrame(rows)
+
+
+def plot_paper_vs_book(cells: pd.DataFrame, *, ncols: int = 4):
+    """Tables 7 and 8 of Ferri et al. (2019) as paper-vs-book scatters, one panel per measure.
+
+    ``cells`` is the ``frame`` of :func:`credalbook.tables.comparison` for the table: one point
+    per printed cell, the paper's value against the book's, coloured by the ledger's
+    verdict, with the diagonal. Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    from credalbook.style import COLUMN_WIDTH
+
+    required = {"measure", "paper", "book", "verdict"}
+    if not required <= set(cells.columns):
+        raise ValueError(f"cells must have the columns {sorted(required)}, got {list(cells.columns)}")
+    measures = list(dict.fromkeys(cells["measure"]))
+    if not measures:
+        raise ValueError("cells is empty")
+    nrows = -(-len(measures) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.9 * nrows + 0.6), squeeze=False)
+    for ax, measure in zip(axes.ravel(), measures):
+        part = cells[(cells["measure"] == measure) & cells["paper"].notna() & cells["book"].notna()]
+        low = float(min(part["paper"].min(), part["book"].min()))
+        high = float(max(part["paper"].max(), part["book"].max()))
+        pad = 0.08 * (high - low or 1.0)
+        ax.plot([low - pad, high + pad], [low - pad, high + pad], color="0.5", lw=0.7)
+        ax.scatter(part["paper"], part["book"], s=14, linewidths=0,
+                   c=[VERDICT_MARKERS.get(v, "#999999") for v in part["verdict"]])
+        ax.set(xlim=(low - pad, high + pad), ylim=(low - pad, high + pad))
+        ax.set_title(measure, fontsize=11)
+        ax.xaxis.set_major_locator(MaxNLocator(3))
+        ax.yaxis.set_major_locator(MaxNLocator(3))
+    for ax in axes.ravel()[len(measures):]:
+        ax.set_visible(False)
+    fig.supxlabel("paper")
+    fig.supylabel("book")
+    present = [v for v in VERDICT_MARKERS if v in set(cells["verdict"])]
+    handles = [Line2D([], [], ls="", marker="o", color=VERDICT_MARKERS[v], label=v) for v in present]
+    fig.legend(handles=handles, loc="outside upper center", ncol=len(handles))
+    return fig
+
+
+#: Point colours of the ledger's verdicts in paper-vs-book scatters (stronger than the table shades).
+VERDICT_MARKERS = {"reproduced": "#009E73", "within tolerance": "#56B4E9", "partly": "#E69F00",
+                   "not reproduced": "#D55E00", "erratum": "#CC79A7", "not checkable": "#999999"}

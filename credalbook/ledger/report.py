@@ -5,46 +5,131 @@ Every function returns MyST markdown (the book renders executed markdown outputs
 """
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from credalbook.ledger.core import PAPERS, VERDICTS, counts, ledger
+from credalbook.tables import readable_powers
 
-__all__ = ["PARTS", "markdown_table", "part_counts", "part_summary", "table_summary", "report",
-           "chapter_slice", "errata"]
+__all__ = ["PARTS", "VERDICT_ORDER", "markdown_table", "part_counts", "part_summary", "table_summary", "report",
+           "chapter_slice", "errata", "plot_verdicts"]
 
 #: The Parts of the book by number, with their titles.
 PARTS = {"I": "Utility-discounted accuracy", "II": "Naive Bayes vs the naive credal classifier",
          "III": "Comparing credal classifiers", "IV": "The costs of indeterminacy", "V": "The certainty ratio",
-         "VI": "Decision thresholds under uncertain operating conditions"}
+         "VI": "Decision thresholds under uncertain operating conditions", "A": "Appendix: the datasets"}
+
+#: The verdicts from the most to the least urgent for a reader (the order of claims in the tables).
+VERDICT_ORDER = ("erratum", "not reproduced", "partly", "not checkable", "within tolerance", "reproduced")
+
+#: Claims tables longer than this fold their reproduced rows under a dropdown.
+FOLD_AFTER = 8
+
+
+_SUBSCRIPTS = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089")
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b")
+#: Greek letters as sympy prints their names in the ledger's book values.
+_GREEK = {"varepsilon": "ε", "epsilon": "ε", "sigma": "σ", "mu": "μ", "theta": "θ", "alpha": "α", "beta": "β",
+          "gamma": "γ", "delta": "δ", "lambda": "λ", "pi": "π", "rho": "ρ", "tau": "τ"}
+_GREEK_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
 
 
 def _cell(value) -> str:
+    """Ledger text for a page: one line, ``|`` escaped, ``u_{65}`` as u₆₅, ``x^2`` as x², ``sigma`` as σ,
+    ``1e-05`` as 10⁻⁵."""
     text = "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
-    return " ".join(text.replace("|", "\\|").split())
+    text = re.sub(r"(?<=[A-Za-z])_\{?(\d+)\}?", lambda m: m.group(1).translate(_SUBSCRIPTS), text)
+    text = re.sub(r"(?<=[\w)])\^\{?(-?\d+)\}?", lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
+    text = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)], text)
+    text = re.sub(r"([*_`])", r"\\\1", text)  # Markdown emphasis marks are the ledger's letters, not emphasis
+    return readable_powers(" ".join(text.replace("|", "\\|").split()))
 
 
 def _link(chapter: str) -> str:
     return f"{{doc}}`/{chapter}`" if chapter else ""
 
 
+def _verdict(verdict: str) -> str:
+    """A verdict as a coloured label (inline HTML, the colours of :data:`credalbook.tables.VERDICT_COLOURS`)."""
+    from credalbook.tables import VERDICT_COLOURS
+
+    colour = VERDICT_COLOURS.get(verdict, "transparent")
+    return f'<span style="background:{colour};padding:0 4px;border-radius:3px;white-space:nowrap">{verdict}</span>'
+
+
+def _urgent_first(table: pd.DataFrame) -> pd.DataFrame:
+    rank = {v: i for i, v in enumerate(VERDICT_ORDER)}
+    return table.assign(_rank=table["verdict"].map(rank)).sort_values("_rank", kind="stable").drop(columns="_rank")
+
+
 def markdown_table(table: pd.DataFrame, columns: dict[str, str] | None = None) -> str:
-    """A MyST table of ledger rows; ``columns`` maps ledger columns to headers."""
+    """A MyST table of ledger rows; ``columns`` maps ledger columns to headers (verdicts coloured)."""
     columns = columns or {"statement": "the paper says", "published": "paper", "book": "book", "verdict": "verdict",
                           "chapter": "shown in"}
     lines = ["| " + " | ".join(columns.values()) + " |", "|" + "---|" * len(columns)]
     for _, row in table.iterrows():
-        cells = [_link(row[c]) if c == "chapter" else _cell(row[c]) for c in columns]
+        cells = [_link(row[c]) if c == "chapter" else _verdict(row[c]) if c == "verdict" else _cell(row[c])
+                 for c in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
+def _claim_items(rows: pd.DataFrame, where: bool) -> list[str]:
+    """One list item per claim: verdict, section, the paper's words, both values, and its page."""
+    items = []
+    for _, row in rows.iterrows():
+        page = f" ({_link(row['chapter'])})" if where and row["chapter"] else ""
+        values = f"paper: {_cell(row['published'])}; book: {_cell(row['book'])}"
+        items.append(f"- {_verdict(row['verdict'])} **{_cell(row['section'])}** “{_cell(row['statement'])}” — "
+                     f"{values}{page}")
+    return items
+
+
+def _claims_tables(rows: pd.DataFrame, where: bool = True) -> list[str]:
+    """Claims as a list, the urgent ones first; when there are many, the reproduced ones fold under a dropdown."""
+    rows = _urgent_first(rows)
+    settled = rows["verdict"].isin(["reproduced", "within tolerance"])
+    if len(rows) <= FOLD_AFTER or not settled.any() or settled.all():
+        return [*_claim_items(rows, where), ""]
+    parts = []
+    if (~settled).any():
+        parts += [*_claim_items(rows[~settled], where), ""]
+    parts += [f":::{{dropdown}} The {int(settled.sum())} claims reproduced or within tolerance", "",
+              *_claim_items(rows[settled], where), "", ":::", ""]
+    return parts
+
+
+def _short(key: str) -> str:
+    """A paper's short name for a column header: "Zaffalon et al. 2012"."""
+    cite = PAPERS[key].cite
+    authors, _, year = cite.rpartition(" (")
+    first = authors.split(",")[0].split(" & ")[0]
+    many = "," in authors or "&" in authors
+    return f"{first}{' et al.' if many else ''} {year.rstrip(')')}"
+
+
+def _tally(rows: pd.DataFrame) -> str:
+    counted = rows["verdict"].value_counts()
+    return ", ".join(f"{counted[v]:,} {v}" for v in VERDICT_ORDER[::-1] if v in counted)
+
+
 def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
-    header = [label, *grid.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for index, row in grid.iterrows():
-        name = (PAPERS[index].cite if index in PAPERS else f"Part {index}. {PARTS[index]}" if index in PARTS
-                else str(index))
-        lines.append("| " + " | ".join([name, *(str(int(v)) for v in row)]) + " |")
+    """Counts with the verdicts as rows and the papers or Parts as columns (narrow enough for the column)."""
+    def name(index) -> str:
+        if index in PAPERS:
+            return _short(index)
+        if index in PARTS:
+            return "Appendix" if index == "A" else f"Part {index}"
+        return str(index)
+
+    header = ["verdict", *(name(i) for i in grid.index)]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "--:|" * len(grid.index)]
+    for verdict in grid.columns:
+        label_cell = _verdict(verdict) if verdict in VERDICTS else f"**{verdict}**"
+        lines.append("| " + " | ".join([label_cell, *(f"{int(v):,}" for v in grid[verdict])]) + " |")
     return "\n".join(lines)
 
 
@@ -59,7 +144,8 @@ def part_counts(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def part_summary(table: pd.DataFrame | None = None) -> str:
-    """What the re-runs found, Part by Part: the counts, then each Part's errata and claims not reproduced."""
+    """What the re-runs found, Part by Part: the counts, then each Part's errata and claims not
+    reproduced or only partly, each Part folded under a dropdown that says how many there are."""
     table = ledger() if table is None else table
     parts = [_counts_markdown(part_counts(table), "Part"), ""]
     claims = table[table["entry"] == "claim"]
@@ -68,12 +154,15 @@ def part_summary(table: pd.DataFrame | None = None) -> str:
         notable = rows[rows["verdict"].isin(["erratum", "not reproduced", "partly"])]
         if notable.empty:
             continue
-        parts += [f"**Part {key}. {title}.** Claims that are errata, not reproduced or only partly:", ""]
-        for _, row in notable.iterrows():
+        tally = ", ".join(f"{n} {'errata' if v == 'erratum' and n > 1 else v}" for v, n in
+                          notable["verdict"].value_counts().reindex(VERDICT_ORDER).dropna().astype(int).items())
+        name = title if key == "A" else f"Part {key}. {title}"
+        parts += [f":::{{dropdown}} {name}: {tally}", ""]
+        for _, row in _urgent_first(notable).iterrows():
             where = f" ({_link(row['chapter'])})" if row["chapter"] else ""
-            parts.append(f"- *{_cell(row['verdict'])}* — {PAPERS[row['paper']].cite}, {_cell(row['section'])}: "
+            parts.append(f"- {_verdict(row['verdict'])} {PAPERS[row['paper']].cite}, {_cell(row['section'])}: "
                          f"“{_cell(row['statement'])}”{where}")
-        parts.append("")
+        parts += ["", ":::", ""]
     return "\n".join(parts)
 
 
@@ -99,7 +188,8 @@ def report(table: pd.DataFrame | None = None) -> str:
         parts += [f"## {paper.cite}", "", paper.reference + ".", ""]
         claim_rows = rows[rows["entry"] == "claim"]
         if not claim_rows.empty:
-            parts += [f"**Claims** ({len(claim_rows)})", "", markdown_table(claim_rows), ""]
+            parts += [f"**Claims** ({len(claim_rows)}: {_tally(claim_rows)})", ""]
+            parts += _claims_tables(claim_rows, where=True)
         grid = table_summary(rows)
         if not grid.empty:
             chapters = rows[rows["entry"] == "table"].assign(name=lambda f: f["id"].str.partition("[")[0])
@@ -111,11 +201,23 @@ def report(table: pd.DataFrame | None = None) -> str:
 
 
 def _grid_markdown(grid: pd.DataFrame) -> str:
+    """Published tables by verdict; a verdict no cell of these tables has is left out (the grid fits the column)."""
+    grid = grid.loc[:, (grid != 0).any(axis=0) | (grid.columns == "total")]
     header = ["table", *grid.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, row in grid.iterrows():
-        lines.append("| " + " | ".join([f"`{name}`", *(str(v) for v in row)]) + " |")
+        lines.append("| " + " | ".join([_table_label(name), *(str(v) for v in row)]) + " |")
     return "\n".join(lines)
+
+
+def _table_label(name: str) -> str:
+    """A published table as its paper names it (``Table 12``, from its source record), else its id."""
+    from credalbook.reference import published_source
+
+    try:
+        return _cell(published_source(name)["table"])
+    except (FileNotFoundError, KeyError):
+        return f"`{name}`"
 
 
 def chapter_slice(chapter: str, table: pd.DataFrame | None = None) -> str:
@@ -126,9 +228,15 @@ def chapter_slice(chapter: str, table: pd.DataFrame | None = None) -> str:
         return "No entry of the ledger is decided on this page."
     parts = []
     claim_rows = rows[rows["entry"] == "claim"]
+    cells = rows[rows["entry"] == "table"]
+    summary = []
     if not claim_rows.empty:
-        parts += [markdown_table(claim_rows, {"statement": "the paper says", "section": "where", "published": "paper",
-                                              "book": "book", "verdict": "verdict"}), ""]
+        summary.append(f"{len(claim_rows)} claims ({_tally(claim_rows)})")
+    if not cells.empty:
+        summary.append(f"{len(cells):,} published numbers ({_tally(cells)})")
+    parts += ["The ledger decides " + " and ".join(summary) + " on this page.", ""]
+    if not claim_rows.empty:
+        parts += _claims_tables(claim_rows, where=False)
     grid = table_summary(rows)
     if not grid.empty:
         parts += [_grid_markdown(grid), ""]
@@ -150,5 +258,41 @@ def errata(table: pd.DataFrame | None = None) -> str:
             where = f" ({_link(row['chapter'])})" if row["chapter"] else ""
             parts += [f"{number}. **{_cell(row['section'])}** — {_cell(row['statement'])}",
                       f"   *Printed:* {_cell(row['published'])}. *Book:* {_cell(row['book'])}. "
-                      f"{_cell(row['detail'])} Decided by `{_cell(row['evidence'])}`{where}.", ""]
+                      f"{_cell(row['detail'])} Decided by `{row['evidence']}`{where}.", ""]
     return "\n".join(parts)
+
+
+def plot_verdicts(table: pd.DataFrame | None = None, by: str = "paper", ax=None):
+    """Horizontal bars: each paper's (``by="paper"``) or Part's (``by="part"``) counted entries,
+    split by verdict in the colours of the tables; returns the axes."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from credalbook.style import COLUMN_WIDTH
+    from credalbook.tables import VERDICT_COLOURS
+
+    table = ledger() if table is None else table
+    if by not in ("paper", "part"):
+        raise ValueError(f"by must be 'paper' or 'part', got {by!r}")
+    grid = (counts(table) if by == "paper" else part_counts(table)).drop(index="all", errors="ignore")
+    grid = grid[[v for v in VERDICTS if v in grid.columns]]
+    labels = [PAPERS[i].cite if i in PAPERS else "Appendix" if i == "A" else f"Part {i}" for i in grid.index]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.5 + 0.45 * len(grid)))
+    shares = grid.div(grid.sum(axis=1), axis=0).to_numpy()
+    left = np.zeros(len(grid))
+    strong = {"reproduced": "#4c9a4c", "within tolerance": "#a6cf6b", "partly": "#e8c547",
+              "not reproduced": "#d9534f", "erratum": "#8e6bbf", "not checkable": "#aaaaaa"}
+    for j, verdict in enumerate(grid.columns):
+        ax.barh(range(len(grid)), shares[:, j], left=left, color=strong.get(verdict, VERDICT_COLOURS[verdict]),
+                label=verdict, edgecolor="white", linewidth=0.5)
+        left += shares[:, j]
+    for i, total in enumerate(grid.sum(axis=1)):
+        ax.text(1.01, i, f"{int(total):,}", va="center", fontsize=10)
+    ax.set_yticks(range(len(grid)), labels)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the counted entries (number of entries at the right)")
+    ax.grid(False)
+    ax.legend(ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(grid) < 5 else -0.2), fontsize=10)
+    return ax

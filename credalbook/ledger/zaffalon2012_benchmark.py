@@ -28,6 +28,8 @@ __all__ = ["paper_table", "with_weka_leaf_rule", "summary_frame", "per_dataset_f
 
 RESULTS = stored(bm.NAME)
 CHAPTER = "chapters/benchmark/credal_comparison"
+#: The page of the per-dataset Tables 12-19 (Appendix).
+PER_DATASET_CHAPTER = "chapters/benchmark/per_dataset"
 PART = "III"
 CREDAL = list(bm.CREDAL)
 SQUASH = "squash-stored"
@@ -91,7 +93,8 @@ def _register_tables() -> None:
 
             build.__qualname__ = f"table{number}" + ("" if reading == BOOK_READING else "_weka_leaf_rule")
             build.__doc__ = f"Table {number} from the stored benchmark ({reading})."
-            book_table(f"zaffalon2012_bench_table{number}", on=[key], part=PART, chapter=CHAPTER,
+            chapter = PER_DATASET_CHAPTER if number in PER_DATASET else CHAPTER
+            book_table(f"zaffalon2012_bench_table{number}", on=[key], part=PART, chapter=chapter,
                        inputs={"results": RESULTS}, reading=reading)(build)
 
 

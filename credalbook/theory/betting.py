@@ -25,7 +25,7 @@ from credalbook._validation import check_array, check_scalar
 __all__ = ["K_SYMBOL", "SIGMA", "THETA", "game_payoff_symbolic", "theorem1_derivation",
            "check_theorem1_symbolic", "sure_reward_strategies", "betting_game_payoff", "GameSolution",
            "solve_matrix_game", "theorem1_value_exact", "theorem1_table", "extended_reward_matrix",
-           "vacuous_random_moments"]
+           "vacuous_random_moments", "theorem1_latex"]
 
 #: The number of classes k.
 K_SYMBOL = sp.Symbol("k", integer=True, positive=True)
@@ -249,3 +249,25 @@ def vacuous_random_moments(n_classes=None) -> pd.DataFrame:
     random_var = sp.simplify(p * 1 ** 2 + (1 - p) * 0 - random_mean ** 2)
     return pd.DataFrame({"classifier": ["vacuous", "random"], "mean": [p, random_mean],
                          "variance": [sp.Integer(0), sp.factor(random_var)]})
+
+
+# --------------------------------------------------------------------------------------------
+# Display: the derivation as TeX, for the book's page
+# --------------------------------------------------------------------------------------------
+
+def theorem1_latex() -> dict[str, str]:
+    """Theorem 1's proof and the vacuous/random moments as TeX displays, one per key: ``gain``
+    (the game's payoff), ``bettor`` (the uniform bettor's guaranteed value), ``house`` (the
+    uniform House's cap) and ``moments`` (mean and variance of the vacuous ``v`` and random ``r``
+    classifiers' rewards), each derived by :func:`theorem1_derivation` and
+    :func:`vacuous_random_moments`."""
+    d = theorem1_derivation()
+    moments = vacuous_random_moments().set_index("classifier")
+    rows = [rf"E[{c[0]}] &= {sp.latex(moments.loc[c, 'mean'])}, & \operatorname{{Var}}[{c[0]}] &= "
+            + sp.latex(moments.loc[c, "variance"]) for c in ("vacuous", "random")]
+    return {"gain": r"G(\sigma, \theta) = " + sp.latex(d["payoff"]),
+            "bettor": r"G(\sigma^*, \theta) = " + sp.latex(d["bettor_uniform"]) + " = " + sp.latex(d["lower"])
+                      + r"\qquad\text{for every } \theta",
+            "house": r"G(\sigma, \theta^*) = " + sp.latex(d["house_uniform"]) + r" \le \max_{0 \le s \le 1} \frac{s}{k} = "
+                     + sp.latex(d["upper"]),
+            "moments": r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"}

@@ -12,7 +12,9 @@
 - counterexamples to statements of Sections 5-6: :func:`mcc_counterexample` (C > 1),
   :func:`zero_divergence_counterexample` (d = 0 with uncertain predictions),
   :func:`always_right_counterexample` (C = 1 without confidence), :func:`constant_guess_counterexample`
-  (C = 1 for a guess), :func:`lowered_true_class` (a lower true-class probability raises C).
+  (C = 1 for a guess), :func:`lowered_true_class` (a lower true-class probability raises C);
+- display: :func:`worked_example_latex` (the worked example as the book's labelled equations),
+  :func:`latex_matrix`, :func:`latex_number`.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ __all__ = ["EXAMPLE_LABELS", "EXAMPLE_Q", "PRINTED", "PRINTED_MATRICES", "exampl
            "divergence_maximum", "divergence_bound_given_counts", "check_divergence_vertices",
            "numerical_divergence_search", "always_right_counterexample", "constant_guess_counterexample",
            "lowered_true_class", "zero_divergence_counterexample", "symbolic_q",
-           "check_identities_exhaustively"]
+           "check_identities_exhaustively", "latex_number", "latex_matrix", "worked_example_latex"]
 
 N, K = sp.symbols("n k", integer=True, positive=True)
 I, J, C = sp.symbols("i j c", integer=True, positive=True)
@@ -421,3 +423,83 @@ def _one_hot_substitution(q: sp.Matrix, decisive) -> dict:
         for j in range(k - 1):
             values[q[r, j]] = 1 if j == column else 0
     return values
+
+
+# --------------------------------------------------------------------------------------------
+# Display: the worked example as LaTeX (for the book's labelled equations)
+# --------------------------------------------------------------------------------------------
+
+def latex_number(value) -> str:
+    """An exact number as a reader writes it: a terminating decimal as a decimal (``0.9``, ``2.3``,
+    ``3``), any other rational as a fraction (``\\tfrac{7}{12}``), a surd through sympy."""
+    value = sp.nsimplify(value)
+    if not value.is_real:
+        raise ValueError(f"value must be a real number, got {value!r}")
+    if value.is_Integer:
+        return str(int(value))
+    if value.is_Rational:
+        denominator = int(value.q)
+        while denominator % 2 == 0:
+            denominator //= 2
+        while denominator % 5 == 0:
+            denominator //= 5
+        if denominator == 1:  # terminates in decimal
+            return f"{float(value):.10f}".rstrip("0").rstrip(".")
+        sign = "-" if value < 0 else ""
+        return rf"{sign}\tfrac{{{abs(int(value.p))}}}{{{int(value.q)}}}"
+    return sp.latex(value)
+
+
+def latex_matrix(matrix) -> str:
+    """A sympy (or nested-list) matrix as a LaTeX ``bmatrix``, entries through :func:`latex_number`."""
+    matrix = sp.Matrix(matrix)
+    rows = [" & ".join(latex_number(matrix[i, j]) for j in range(matrix.cols)) for i in range(matrix.rows)]
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+def worked_example_latex(matrices: dict[str, sp.Matrix] | None = None) -> dict[str, str]:
+    """The worked example of Sections 3-6 as display LaTeX (no ``$``), one string per equation of the page.
+
+    Keys: ``inputs`` (T, Q), ``prediction`` (P), ``confusion`` (CM, CM*), ``split`` (Q+, Q-),
+    ``decomposition`` (CM* = S + U), ``accuracies`` (Acc, Acc*), ``weights`` (lambda, Acc*_S,
+    Acc*_U), ``divergence`` (d) and ``ratio`` (C). Every matrix and number is computed from
+    ``matrices`` (default :func:`example_matrices`), exactly.
+    """
+    m = example_matrices() if matrices is None else matrices
+    n = m["T"].rows
+    total = lambda a: sum(a)  # noqa: E731 - sum of all entries
+    lam_s, lam_u = total(m["S"]) / n, total(m["U"]) / n
+    acc_s, acc_u = m["S"].trace() / total(m["S"]), m["U"].trace() / total(m["U"])
+    squares = sum(x**2 for x in (m["CM"] - m["CM*"]))
+    ratio = sp.nsimplify(acc_s / (acc_s + acc_u))
+    common = int(sp.ilcm(sp.Rational(acc_s).q, sp.Rational(acc_u).q))  # both accuracies over one denominator
+    a, b = int(acc_s * common), int(acc_u * common)
+    L, M = latex_number, latex_matrix
+
+    def approx(value, places: int = 3) -> str:
+        return rf"\approx {float(value):.{places}f}"
+
+    return {
+        "inputs": rf"T = {M(m['T'])}, \qquad Q = {M(m['Q'])}",
+        "prediction": rf"P = {M(m['P'])}",
+        "confusion": rf"CM = T^\top P = {M(m['CM'])}, \qquad CM^\star = T^\top Q = {M(m['CM*'])}",
+        "split": rf"Q^+ = {M(m['Q+'])}, \qquad Q^- = {M(m['Q-'])}",
+        "decomposition": rf"CM^\star = S + U = {M(m['S'])} + {M(m['U'])}",
+        "accuracies": (rf"Acc = \frac{{\operatorname{{tr}} CM}}{{n}} = \frac{{{L(m['CM'].trace())}}}{{{n}}} "
+                       rf"{approx(m['CM'].trace() / n, 2)}, \qquad "
+                       rf"Acc^\star = \frac{{\operatorname{{tr}} CM^\star}}{{n}} = \frac{{{L(m['CM*'].trace())}}}{{{n}}}"
+                       rf" = {L(m['CM*'].trace() / n)} {approx(m['CM*'].trace() / n)}"),
+        "weights": (r"\begin{aligned}"
+                    rf"\lambda_S &= \frac{{\textstyle\sum S}}{{n}} = \frac{{{L(total(m['S']))}}}{{{n}}} = {L(lam_s)}, &"
+                    rf"\lambda_U &= \frac{{\textstyle\sum U}}{{n}} = \frac{{{L(total(m['U']))}}}{{{n}}} = {L(lam_u)},\\"
+                    rf"Acc^\star_S &= \frac{{\operatorname{{tr}} S}}{{\textstyle\sum S}} = "
+                    rf"\frac{{{L(m['S'].trace())}}}{{{L(total(m['S']))}}} = {L(acc_s)} {approx(acc_s)}, &"
+                    rf"Acc^\star_U &= \frac{{\operatorname{{tr}} U}}{{\textstyle\sum U}} = "
+                    rf"\frac{{{L(m['U'].trace())}}}{{{L(total(m['U']))}}} = {L(acc_u)}"
+                    r"\end{aligned}"),
+        "divergence": (rf"d(CM, CM^\star) = \frac{{\lVert CM - CM^\star\rVert_F}}{{n}} = "
+                       rf"\frac{{\sqrt{{{L(squares)}}}}}{{{n}}} {approx(sp.sqrt(squares) / n)}"),
+        "ratio": (rf"\mathcal C_\rho = \frac{{Acc^\star_S}}{{Acc^\star_S + Acc^\star_U}} = "
+                  rf"\frac{{{a}/{common}}}{{{a}/{common} + {b}/{common}}} = \frac{{{a}}}{{{a} + {b}}} = "
+                  rf"{L(ratio)} {approx(ratio)}"),
+    }

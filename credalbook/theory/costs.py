@@ -21,7 +21,8 @@ __all__ = ["CLASSES_EXAMPLE_1", "TABLE_I", "power_mean", "symbolic_discounted", 
            "ha_reward_condition", "check_ha_condition_erratum", "decision_boundaries", "TABLE_VI",
            "TABLE_VII", "check_example_7", "table_ii_template", "derive_table_vii", "X_UTILITY",
            "utility_conditions", "f_beta_utility", "zero_one_p_discounted_utility",
-           "check_geometric_mean_limit", "translation_comparison"]
+           "check_geometric_mean_limit", "translation_comparison", "LEDGER_PAGES", "ledger_slice",
+           "property_grid", "table_viii_frame", "plot_decision_regions"]
 
 #: The classes of Yang et al. (2017) Example 1 (h, b, n).
 CLASSES_EXAMPLE_1 = ("h", "b", "n")
@@ -324,3 +325,126 @@ def translation_comparison(p=-1, epsilons=(sp.Rational(1, 100), 10), cost: sp.Ma
         single = cost[1, 0] + shift
         rows.append({"epsilon": shift, "{h,n}": pair, "{b}": single, "cheaper": "{h,n}" if pair < single else "{b}"})
     return rows
+
+
+# --------------------------------------------------------------------------------------------
+# display helpers of the Part IV pages
+# --------------------------------------------------------------------------------------------
+#: The pages of Part IV and the ledger entries each one shows.
+#: Each page lists claim id prefixes (with a dot) or published table names (without a dot); every
+#: entry of Yang et al. (2017) in the ledger is shown on exactly one page.
+LEDGER_PAGES = {
+    "chapters/costs/tables": (
+        "yang2017.complexity", "yang2017.example3", "yang2017.example4", "yang2017_table1", "yang2017.utility-g-half",
+        "yang2017.table3", "yang2017.f-beta", "yang2017.zero-one-symmetry", "yang2017.discounted-accuracy",
+        "yang2017_table3", "yang2017_table4", "yang2017_table5"),
+    "chapters/costs/properties": (
+        "yang2017.proposition-1", "yang2017.discounted-impossible", "yang2017.example5", "yang2017.example6",
+        "yang2017.property", "yang2017.properties", "yang2017.example7", "yang2017.utility-properties",
+        "yang2017.ha-", "yang2017.am-", "yang2017_table6", "yang2017_table7"),
+    "chapters/costs/p_discounted": (
+        "yang2017.power-mean", "yang2017.negative-order", "yang2017.translation", "yang2017.geometric",
+        "yang2017.p-discounted", "yang2017.r-rewards", "yang2017.r0-", "yang2017.r1-", "yang2017.zero-one-consistent",
+        "yang2017_table10"),
+    "chapters/costs/experiments": (
+        "datasets_yang2017_table11", "yang2017.lev-discrete", "yang2017.s-more-indeterminate", "yang2017.choquet",
+        "yang2017.intervals-conservative", "yang2017.fig3"),
+    "chapters/costs/table12": ("yang2017_table12", "yang2017.trees-outperform-ncc", "yang2017.table12-lev-ncc-bound"),
+}
+
+
+def _shown_on(entry_id: str, prefixes) -> bool:
+    return any(entry_id.startswith(prefix if "." in prefix else prefix + "[") for prefix in prefixes)
+
+
+def ledger_slice(page: str, table=None) -> str:
+    """The markdown slice of the ledger that ``page`` (a key of :data:`LEDGER_PAGES`) ends with.
+
+    The entries are those of Yang et al. (2017) named by the page's prefixes, laid out by
+    :func:`credalbook.ledger.report.chapter_slice`; ``table`` is the ledger to slice (default: the whole
+    ledger, read from its cache).
+    """
+    from credalbook import ledger
+
+    if page not in LEDGER_PAGES:
+        raise ValueError(f"page must be one of {sorted(LEDGER_PAGES)}, got {page!r}")
+    rows = ledger.ledger(paper="yang2017") if table is None else table
+    chosen = rows[rows["id"].map(lambda entry: _shown_on(entry, LEDGER_PAGES[page]))]
+    return ledger.chapter_slice(page, table=chosen.assign(chapter=page))
+
+
+def property_grid(proposals: dict):
+    """Properties 1-10 of each proposal, for reading: one row per proposal, a column per property.
+
+    ``proposals`` maps a name to an extended matrix ``(subsets, matrix)``. Cells are "✓" (holds)
+    or "✗" (fails), as :func:`credalbook.costs.property_table` finds; the columns ``filtering``
+    and ``choice`` say "suits" when the proposal suits the setting of Table VIII
+    (:func:`credalbook.costs.suits_setting`).
+    """
+    import pandas as pd
+
+    from credalbook import costs
+
+    rows = []
+    for name, (subset_list, matrix) in proposals.items():
+        holds = costs.property_table(subset_list, matrix)
+        row = {"proposal": name, **{str(n): "\u2713" if ok else "\u2717" for n, ok in holds.items()}}
+        for setting in ("filtering", "choice"):
+            row[setting] = "suits" if costs.suits_setting(holds, setting) else ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table_viii_frame():
+    """Table VIII for reading: each property's number, name and desirability in the two settings
+    (N necessary, D desirable, A application dependent, U undesirable)."""
+    import pandas as pd
+
+    from credalbook import costs
+
+    return pd.DataFrame([{"property": n, "name": name, "filtering": costs.TABLE_VIII["filtering"][n],
+                          "choice": costs.TABLE_VIII["choice"][n]} for n, name in costs.PROPERTY_NAMES.items()])
+
+
+def plot_decision_regions(tables: dict, labels=("{h}", "{n}", "{h, n}"), axes=None):
+    """Fig. 2 of Example 7: the expected cost of each prediction against q = p(n | x), one panel per table.
+
+    ``tables`` maps a panel title to a binary extended matrix (sympy, rows {h}, {n}, {h, n};
+    columns: truth h, n). The least expected cost is drawn thick, the region of each optimal
+    prediction shaded, and the boundaries of :func:`decision_boundaries` marked with their exact
+    values. Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    if axes is None:
+        _, axes = plt.subplots(1, len(tables), figsize=(COLUMN_WIDTH, 3.3), sharey=True, squeeze=False)
+        axes = axes[0]
+    q = np.linspace(0, 1, 401)
+    top = 2.0
+    for ax, (title, table) in zip(axes, tables.items()):
+        matrix = np.array(table.tolist(), dtype=float)
+        expected = matrix[:, [0]] * (1 - q)[None, :] + matrix[:, [1]] * q[None, :]
+        best = np.argmin(expected, axis=0)
+        for row, label in enumerate(labels):
+            ax.plot(q, expected[row], color=COLOURS[row], linewidth=1, alpha=0.5)
+            ax.plot(q, np.where(best == row, expected[row], np.nan), color=COLOURS[row], linewidth=3, label=label)
+            # the strip under the axis: the optimal prediction at each q
+            ax.fill_between(q, -0.32, -0.1, where=best == row, color=COLOURS[row], alpha=0.45, step="mid", linewidth=0)
+        for boundary in decision_boundaries(table):
+            ax.axvline(float(boundary), color="#555555", linestyle=":", linewidth=1)
+            ax.annotate(f"q = {boundary}", (float(boundary), top), ha="center", va="bottom", fontsize=10,
+                        annotation_clip=False)
+        ax.set_title(title, pad=20)
+        ax.set_xlabel("q = p(n | x)")
+        ax.set_xlim(0, 1)
+        ax.set_xticks([0, 0.25, 0.5, 0.75, 1], ["0", "", "0.5", "", "1"])
+        ax.set_ylim(-0.32, top)
+        ax.set_yticks([0, 0.5, 1, 1.5, 2])
+    axes[0].set_ylabel("expected cost")
+    figure = axes[0].figure
+    handles, names = axes[0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="outside upper center", ncol=len(names), title="optimal prediction",
+                  title_fontsize=10)
+    return figure

@@ -22,7 +22,8 @@ from credalbook.theory.utility import A_RISK, X, _check_expr, exponential_utilit
 __all__ = ["M", "N", "L", "binomial_term", "binomial_term_as_printed", "exact_expected_utility_symbolic",
            "second_order_expected_utility", "d_second_order", "inversion_points", "is_maximum", "UTILITIES",
            "expected_utility_random", "expected_utility_random_approx", "mbets_table", "relative_error_grid",
-           "GRID_M_MAX", "GRID_N", "GRID_A", "book_error_grid", "summarise_relative_errors", "exact_argmax_d"]
+           "GRID_M_MAX", "GRID_N", "GRID_A", "book_error_grid", "summarise_relative_errors", "exact_argmax_d",
+           "section8_latex"]
 
 #: The number of bets m.
 M = sp.Symbol("m", positive=True)
@@ -197,3 +198,34 @@ def exact_argmax_d(utility: str, n_classes: int, a=None, m_max: int = 2000) -> i
     m_max = int(check_scalar(m_max, "m_max", low=1, integer=True))
     table = mbets_table(utility, np.arange(1, m_max + 1), [n_classes], a)
     return int(table.loc[table["d_exact"].idxmax(), "m"])
+
+
+# --------------------------------------------------------------------------------------------
+# Display: the derivations as TeX, for the book's page
+# --------------------------------------------------------------------------------------------
+
+def section8_latex() -> dict[str, str]:
+    """Section 8 derived, one TeX display per key: ``printed_vs_correct`` (Eq. 6's term as printed
+    and corrected, at m = 3, n = 2), ``log3`` (an exact E[u(r_m)]), ``second_order`` (Eq. 2 for
+    ``r_m`` and the approximated ``d(m)``, logarithmic and exponential utilities) and ``inversion``
+    (``d'(m)`` and its root)."""
+    from credalbook.theory.utility import aligned
+
+    def values(term):
+        return r",\ ".join(sp.latex(term.subs(L, j)) for j in range(4))
+
+    printed = [r"\textstyle\binom{\ell}{m}\,\text{(printed)}: &\quad " + values(binomial_term_as_printed(3, 2)),
+               r"\textstyle\binom{m}{\ell}\,\text{(corrected)}: &\quad " + values(binomial_term(3, 2))]
+    exact = exact_expected_utility_symbolic(log_utility(), 3, 2)
+    names = {"log": (r"\log", log_utility()), "exp": (r"\exp", exponential_utility())}
+    approx, inversion = [], []
+    for key, (label, u) in names.items():
+        approx += [rf"E[u_{{{label}}}(r_m)] &\approx " + sp.latex(second_order_expected_utility(u)),
+                   rf"d_{{{label}}}(m) &\approx " + sp.latex(d_second_order(u))]
+        point = inversion_points(u)[0]
+        inversion.append(rf"d_{{{label}}}'(m) &= " + sp.latex(sp.factor(sp.diff(d_second_order(u), M)))
+                         + rf" = 0 \iff m = {sp.latex(point)}")
+    return {"printed_vs_correct": aligned(printed),
+            "log3": r"E[\log(1 + r_3)]\big|_{n=2} = " + sp.latex(exact) + rf" \approx {float(exact):.4f}",
+            "second_order": aligned(approx),
+            "inversion": aligned(inversion)}

@@ -31,7 +31,8 @@ __all__ = ["X", "MU", "VAR", "N", "A_RISK", "EPS", "U_HALF", "quadratic_through"
            "check_proposition3", "example1_models", "example1_differences", "example1_solved",
            "PRINTED_SECTION9", "check_printed_utilities", "quadratic_maximum",
            "certainty_equivalent_quadratic", "fbeta_vs_quadratic", "fbeta_sign", "sizes_where_not_closer",
-           "utility_curves", "TABLE10_PREDICTIONS", "table10", "table10_exact", "binary_credal_minus_precise"]
+           "utility_curves", "TABLE10_PREDICTIONS", "table10", "table10_exact", "binary_credal_minus_precise",
+           "aligned", "PROPOSITION1_NAMES", "proposition1_utilities", "risk_latex", "variance_latex", "section9_latex"]
 
 #: The discounted-accuracy reward x, in [0, 1].
 X = sp.Symbol("x", nonnegative=True)          # discounted-accuracy reward, in [0, 1]
@@ -666,3 +667,144 @@ def binary_credal_minus_precise() -> sp.Expr:
     credal = p_d * a_d + p_i * U_HALF
     precise = p_d * a_d + p_i * a_i
     return sp.factor(credal - precise)
+
+
+# --------------------------------------------------------------------------------------------
+# Display: the derivations above as TeX, for the book's pages (Part I)
+# --------------------------------------------------------------------------------------------
+
+def aligned(rows) -> str:
+    """``rows`` (TeX strings, each with its ``&`` alignment points) as one ``aligned`` display,
+    so that a derivation of several lines fits the book's column."""
+    rows = [str(r) for r in rows]
+    if not rows:
+        raise ValueError("aligned needs at least one row")
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def _tex(expr) -> str:
+    return sp.latex(expr)
+
+
+#: How the pages name the utilities of Proposition 1's table (TeX).
+PROPOSITION1_NAMES = {"u65": r"u_{65}", "u80": r"u_{80}", "log(1+x)": r"\log(1+x)", "1-exp(-ax)": r"1 - e^{-ax}",
+                      "F1": r"F_1", "linear": r"u = x"}
+
+
+def proposition1_utilities() -> dict[str, sp.Expr]:
+    """The utilities whose Proposition 1 gap the book derives (keys of :data:`PROPOSITION1_NAMES`)."""
+    return {"u65": quadratic_through(0.65), "u80": quadratic_through(0.8), "log(1+x)": log_utility(),
+            "1-exp(-ax)": exponential_utility(), "F1": f_beta_utility(1), "linear": X}
+
+
+def _simplified_gap(u) -> sp.Expr:
+    gap = proposition1_gap(u)
+    return sp.factor(sp.simplify(gap)) if gap.is_rational_function(N) else gap
+
+
+def risk_latex() -> dict[str, str]:
+    """Section 5 derived (Eq. 2 and its exactness, Proposition 1, the certainty equivalent), one TeX
+    display per key: ``eq2_quadratic``, ``eq2_exact``, ``eq2_cubic``, ``proposition1_gap``,
+    ``proposition1_utilities``, ``proposition1_quadratic``, ``certainty_equivalent``."""
+    approx = r"u(\mu) + \tfrac12 u''(\mu)\operatorname{Var}[h]"
+    quadratic = generic_quadratic()
+    exact_rows = [r"R_{\alpha x^2+\beta x+\gamma}(x) &= " + _tex(taylor_remainder(quadratic))]
+    exact_rows += [rf"E[u(h)] - \bigl({approx}\bigr)\Big|_{{{k}\text{{-valued }}h}} &= " + _tex(eq2_error(quadratic, k))
+                   for k in (2, 3, 4)]
+    cubic = [r"R_{x^3}(x) &= " + _tex(sp.factor(taylor_remainder(X ** 3))),
+             rf"E[h^3] - \bigl(\mu^3 + 3\mu\operatorname{{Var}}[h]\bigr)\Big|_{{2\text{{-valued }}h}} &= "
+             + _tex(sp.factor(eq2_error(X ** 3, 2)))]
+    rows = []
+    for key, u in proposition1_utilities().items():
+        second = sp.simplify(sp.diff(u, X, 2))
+        sign = r" < 0" if check_proposition1(u) else ""
+        rows.append(rf"{PROPOSITION1_NAMES[key]}:\ u''(x) &= {_tex(second)}{sign}, & \delta_n &= "
+                    + _tex(_simplified_gap(u)))
+    inverse = [r"u_{u_{1/2}}^{-1}(y) &= " + _tex(certainty_equivalent_quadratic()),
+               r"u_{65}^{-1}(y) &= " + _tex(certainty_equivalent_quadratic(0.65)),
+               r"u_{80}^{-1}(y) &= " + _tex(certainty_equivalent_quadratic(0.8))]
+    return {"eq2_quadratic": rf"E[u(h)] = {approx} = " + _tex(taylor_second_order(quadratic)),
+            "eq2_exact": aligned(exact_rows),
+            "eq2_cubic": aligned(cubic),
+            "proposition1_gap": r"\delta_n = E[u(v)] - E[u(r)] = " + _tex(proposition1_gap(sp.Function("u")(X))),
+            "proposition1_utilities": aligned(rows),
+            "proposition1_quadratic": r"\delta_n\big|_{u_{u_{1/2}}} = " + _tex(_simplified_gap(quadratic_through(U_HALF))),
+            "certainty_equivalent": aligned(inverse)}
+
+
+def variance_latex() -> dict[str, str]:
+    """Section 7 derived (the variance identities, Eq. 3, Propositions 2 and 3, Example 1), one TeX
+    display per key: ``moments``, ``identities``, ``eq3``, ``proposition2``, ``proposition3``,
+    ``example1``, ``example1_constraints``, ``example1_family``."""
+    h = generic_outcome_model(4, "H")
+    identities = variance_identities(h)
+    f3, g3 = generic_outcome_model(3, "F"), generic_outcome_model(3, "G")
+    at_equal = r"\Big|_{E[f]=E[g]}"
+    dvar, claimed = proposition3_delta_var()
+    example = example1_differences()
+    solved = example1_solved()
+    solution = solved["solution"]
+    family = solved["family"]
+    return {
+        "moments": aligned([r"E[h] &= " + _tex(h.mean), r"E[h^2] &= " + _tex(h.second_moment)]),
+        "identities": aligned([r"E[h^2] - E[h_D^2] - E[h_I^2] &= " + _tex(identities["second_moment_split"]),
+                               r"E[h_D^2] - E[h_D] &= " + _tex(identities["determinate_0_1"]),
+                               r"E[h_I] - E[h_I^2] &= " + _tex(identities["indeterminate_gap"])]),
+        "eq3": aligned([r"&\Delta\mathrm{Var} = \operatorname{Var}[g] - \operatorname{Var}[f]" + at_equal,
+                        r"&\qquad = " + _tex(delta_var(f3, g3)),
+                        r"&E[g_D] + E[g_I^2] - E[f_D] - E[f_I^2]" + at_equal,
+                        r"&\qquad = " + _tex(eq3_rhs(f3, g3))]),
+        "proposition2": aligned([rf"\Delta\mathrm{{Var}}\Big|_{{g\text{{ precise}},\ n={n}}} &= "
+                                 + _tex(proposition2_delta_var(n)) for n in (3, 5)]),
+        "proposition3": aligned([r"\operatorname{Var}[g] - \operatorname{Var}[f]" + at_equal + " &= " + _tex(dvar),
+                                 r"\frac{n-1}{n^2}\bigl(P(G_D) - P(F_D)\bigr)" + at_equal + " &= " + _tex(claimed)]),
+        "example1": aligned([
+            r"\textstyle\sum P(F_\cdot) - \sum P(G_\cdot) &= " + _tex(example["total_probability"])
+            + r", & E[f] - E[g] &= " + _tex(example["mean"]),
+            r"E[f^2] - E[g^2] &= " + _tex(example["second_moment"])
+            + r", & \operatorname{Var}[g] - \operatorname{Var}[f] &= " + _tex(example["delta_var (Var g - Var f)"]),
+            r"P(D_f) - P(D_g) &= " + _tex(example["determinacy"])
+            + r", & \mathrm{size}_f - \mathrm{size}_g &= " + _tex(example["expected_size"])]),
+        "example1_constraints": aligned(
+            [_tex(solved["normalisation"].lhs) + " &= 0", _tex(solved["equal_means"].lhs) + " &= 0"]
+            + [rf"\Longrightarrow\quad {_tex(k)} &= {_tex(v)}" for k, v in solution.items()]),
+        "example1_family": aligned([r"E[f^2] - E[g^2] &= " + _tex(family["second_moment"]),
+                                    r"P(D_f) - P(D_g) &= " + _tex(family["determinacy"]),
+                                    r"\mathrm{size}_f - \mathrm{size}_g &= " + _tex(family["expected_size"])]),
+    }
+
+
+def section9_latex() -> dict[str, str]:
+    """Section 9 derived (the quadratic utilities, the printed formulas evaluated, the exponential
+    alternative, the F-measures as utilities and their comparison with u65 and u80, the binary
+    rule), one TeX display per key: ``quadratic_family``, ``quadratics``, ``printed``,
+    ``exponential``, ``fbeta``, ``fbeta_vs_quadratic``, ``u70``, ``binary``."""
+    half = sp.Rational(1, 2)
+    quadratics = [rf"u_{{{round(100 * h)}}}(x) &= " + _tex(quadratic_through(h)) for h in (0.5, 0.65, 0.8)]
+    printed = [rf"{_tex(expr)}\Big|_{{x=1/2}} &= {_tex(expr.subs(X, half))}\quad(\text{{printed as }}u_{{{label[1:]}}})"
+               for label, expr in PRINTED_SECTION9.items()]
+    exponential = []
+    for h in (0.65, 0.8):
+        a = exponential_risk_aversions(h)[0]
+        exponential.append(rf"u^{{\exp}}_{{{round(100 * h)}}}(x) &= \frac{{1 - e^{{-a x}}}}{{1 - e^{{-a}}}}, & a &= "
+                           + _tex(a) + rf" \approx {float(a):.3f}")
+    beta = sp.Symbol("beta", positive=True)
+    fbeta = [r"F_\beta(x) &= " + _tex(f_beta_utility(beta)) + r", & F_\beta(1/2) &= "
+             + _tex(sp.simplify(f_beta_utility(beta).subs(X, half)))]
+    fbeta += [rf"F_{b}''(x) &= " + _tex(sp.factor(sp.diff(f_beta_utility(b), X, 2))) + rf" < 0, & F_{b}(1/2) &= "
+              + _tex(f_beta_utility(b).subs(X, half)) for b in (1, 2)]
+    signs = {1: ">", -1: "<", 0: "="}
+    versus = [rf"F_{b}(1/k) - u_{{{round(100 * h)}}}(1/k) &= " + _tex(fbeta_vs_quadratic(b, h))
+              + rf" {signs[fbeta_sign(b, h)]} 0" for b in (1, 2) for h in (0.65, 0.8)]
+    binary = binary_credal_minus_precise()
+    p_i, a_i = sp.Symbol("P_I", positive=True), sp.Symbol("A_I", positive=True)
+    if sp.simplify(binary - p_i * (U_HALF - a_i)) != 0:  # the display below is typed: it must be the derivation
+        raise AssertionError(f"binary_credal_minus_precise() changed: {binary}")
+    return {"quadratic_family": r"u_{u_{1/2}}(x) = " + _tex(sp.collect(quadratic_through(U_HALF), X)),
+            "quadratics": aligned(quadratics),
+            "printed": aligned(printed),
+            "exponential": aligned(exponential),
+            "fbeta": aligned(fbeta),
+            "fbeta_vs_quadratic": aligned(versus),
+            "u70": r"F_1(1/k) - u_{70}(1/k) = " + _tex(fbeta_vs_quadratic(1, 0.7)),
+            "binary": r"E[u(\mathrm{NCC})] - E[u(\mathrm{NBC})] = P_I\,\bigl(u_{1/2} - A_I\bigr)"}
