@@ -26,9 +26,10 @@ venv: $(STAMP)
 book: $(STAMP)
 	@$(BIN)/credalbook build --profile $(PROFILE) --jobs $(JOBS)
 
-## Unit tests, property tests, benchmarks (timed once) and nbval over the chapters.
+## Unit tests, property tests, benchmarks (run once, untimed) and every chapter: each chapter's test reads
+## make book's execution when it is current, else nbval executes it. $(JOBS) pytest workers.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 ## Full-profile experiments: tidy CSVs with provenance in data/results/.
 reproduce: $(STAMP)
@@ -37,6 +38,8 @@ reproduce: $(STAMP)
 clean:
 	rm -rf _build .cache
 
-## Time the benchmarks (pytest-benchmark), without the notebook tests.
+## Time the hot paths over growing sizes into data/results/performance_*.csv (the performance page; with
+## CREDALBOOK_JNCC2_JAR set, NCC is also paired with JNCC2), then the pytest-benchmark comparisons.
 bench: $(STAMP)
-	CREDALBOOK_SKIP_NBVAL=1 $(BIN)/python -m pytest tests --benchmark-enable --benchmark-only
+	$(BIN)/credalbook bench
+	CREDALBOOK_SKIP_NBVAL=1 $(BIN)/python -m pytest tests -p no:xdist --benchmark-enable --benchmark-only

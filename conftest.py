@@ -1,8 +1,12 @@
-"""Collect the MyST-markdown chapters as notebooks for nbval.
+"""Test every chapter once per CI run: read ``make book``'s execution, or execute it with nbval.
 
-nbval 0.11 only collects ``.ipynb`` files and reads them with ``nbformat.read``; the chapters
-are jupytext markdown notebooks, so this collector reads them through ``jupytext.read``
-instead. Plain markdown pages (no kernelspec) are not collected.
+``make book`` executes each chapter with papermill into ``_build/executed/`` and stamps the copy
+with the digest of its inputs (source, parameters, package, data:
+:func:`credalbook.book.inputs_digest`). When that copy is current, the chapter's test reads it
+(every code cell ran, no error output) instead of executing the chapter a second time. Otherwise
+nbval executes the chapter: nbval 0.11 only collects ``.ipynb`` files and reads them with
+``nbformat.read``, so this collector reads the jupytext markdown through ``jupytext.read``.
+Plain markdown pages (no kernelspec) are not collected.
 """
 from __future__ import annotations
 
@@ -37,11 +41,56 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_slow)
 
 
+#: The parameters ``make book`` passes to every chapter under the default profile.
+BOOK_PARAMETERS = {"profile": "ci"}
+
+
+class ExecutedChapter(pytest.Item):
+    """The chapter as ``make book`` executed it: every code cell ran and none raised."""
+
+    def __init__(self, *, notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+
+    def runtest(self):
+        failures = []
+        for index, cell in enumerate(self.notebook.cells):
+            if cell.cell_type != "code":
+                continue
+            if cell.get("execution_count") is None and cell.source.strip():
+                failures.append(f"cell {index} did not run")
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    failures.append(f"cell {index}: {output.get('ename')}: {output.get('evalue')}")
+        if failures:
+            raise AssertionError(f"{self.path.name}: " + "; ".join(failures))
+
+    def reportinfo(self):
+        return self.path, None, f"{self.name} (make book's execution)"
+
+
+def _current_executed_copy(file_path: Path):
+    """The executed copy of this chapter from ``make book`` if it was made from today's inputs, else None."""
+    import nbformat
+
+    from credalbook.book import executed_copy_is_current
+
+    entry = file_path.resolve().relative_to(ROOT).with_suffix("").as_posix()
+    copy = ROOT / "_build" / "executed" / f"{entry}.ipynb"
+    if not copy.is_file():
+        return None
+    notebook = nbformat.read(copy, as_version=4)
+    return notebook if executed_copy_is_current(ROOT, entry, notebook, BOOK_PARAMETERS) else None
+
+
 def pytest_collect_file(file_path: Path, parent):
     if file_path.suffix != ".md" or "chapters" not in file_path.parts or not _is_notebook(file_path):
         return None
     if os.environ.get("CREDALBOOK_SKIP_NBVAL"):
         return None
+    executed = None if os.environ.get("CREDALBOOK_EXECUTE_CHAPTERS") else _current_executed_copy(file_path)
+    if executed is not None:
+        return ExecutedFile.from_parent(parent, path=file_path, notebook=executed)
     import jupytext
     import nbformat
     from nbval.plugin import IPyNbFile
@@ -56,3 +105,14 @@ def pytest_collect_file(file_path: Path, parent):
                 nbformat.read = real_read
 
     return MarkdownNotebook.from_parent(parent, path=file_path)
+
+
+class ExecutedFile(pytest.File):
+    """A chapter whose current executed copy exists: one test item reading it."""
+
+    def __init__(self, *, notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+
+    def collect(self):
+        yield ExecutedChapter.from_parent(self, name="executed", notebook=self.notebook)

@@ -85,17 +85,31 @@ def row_sizes(words, tail, k, out):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def size_hit_counts(sizes, matrix, labels, k):  # pragma: no cover - compiled
+def size_hit_counts(words, tail, matrix, labels, k):  # pragma: no cover - compiled
     """(K + 1, 2) int64: instances by set size 0..K and by whether the set holds the label.
 
-    ``sizes`` (n,) from :func:`row_sizes`, ``matrix`` the (n K,) flat 0/1 bytes, ``labels`` (n,)
-    class indices already checked to lie in 0..K-1. Every set measure of Zaffalon, Corani &
-    Mauá (2012) depends on an instance through |Y| and 1[y ∈ Y] only, so its mean is a weighted
-    sum of these counts.
+    One pass over the (n K,) flat 0/1 bytes ``matrix``: each row's size as in :func:`row_sizes`
+    (``words`` and ``tail`` are its bytes eight at a time) and its byte at the label. ``labels``
+    (n,) are class indices already checked to lie in 0..K-1. Every set measure of Zaffalon,
+    Corani & Mauá (2012) depends on an instance through abs(Y) and 1[y ∈ Y] only, so its mean is
+    a weighted sum of these counts.
     """
     counts = np.zeros((k + 1, 2), dtype=np.int64)
-    for i in range(sizes.size):
-        counts[sizes[i], matrix[i * k + labels[i]]] += 1
+    done = 0
+    counted = 0
+    previous = 0
+    for i in range(labels.size):
+        end = (i + 1) * k
+        word_index, offset = end >> 3, end & 7
+        while done < word_index:
+            counted += _ones(words[done])
+            done += 1
+        before = counted
+        if offset:
+            word = words[word_index] if word_index < words.size else tail
+            before += _ones(word & ((np.uint64(1) << np.uint64(8 * offset)) - np.uint64(1)))
+        counts[before - previous, matrix[i * k + labels[i]]] += 1
+        previous = before
     return counts
 
 
@@ -174,20 +188,28 @@ def checked_hellinger(q, y, atol, phi):  # pragma: no cover - compiled
     """
     n, k = q.shape
     squares = np.empty(k)
+    low, high = -atol, 1.0 + atol
     for i in range(n):
-        for j in range(k):
+        bad = False
+        for j in range(k):  # branch-free, so that it vectorises; NaN and ±inf fail (inf - inf is NaN)
             value = q[i, j]
-            if not np.isfinite(value) or value < -atol or value > 1.0 + atol:
-                return False
-        if abs(row_sum(q[i]) - 1.0) > atol:
+            bad |= not (value >= low and value <= high and value - value == 0.0)
+        if bad or abs(_row_sum(q[i], k) - 1.0) > atol:
             return False
+        label = y[i]
         for j in range(k):
             root = np.sqrt(min(max(q[i, j], 0.0), 1.0))
-            if j == y[i]:
+            if j == label:
                 root = 1.0 - root
             squares[j] = root * root
-        phi[i] = 1.0 - np.sqrt(row_sum(squares)) / np.sqrt(2.0)
+        phi[i] = 1.0 - np.sqrt(_row_sum(squares, k)) / np.sqrt(2.0)
     return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_sum(row, k):  # pragma: no cover - compiled
+    """:func:`row_sum` of a row of ``k`` values, the block sum inlined for the usual k <= 128."""
+    return _block_sum(row, 0, k) if k <= 128 else _pairwise_sum(row, 0, k)
 
 
 @njit(cache=True, nogil=True)

@@ -12,6 +12,8 @@ cell, error, log), and so does any Sphinx warning (``-W``).
 from __future__ import annotations
 
 import ast
+import functools
+import hashlib
 import json
 import keyword
 import os
@@ -33,7 +35,7 @@ import yaml
 
 __all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root", "toc_entries",
            "chapter_source", "is_notebook", "resolve_chapter", "declared_parameters", "check_parameters",
-           "ExecutionResult", "failure_summary", "execute_chapter", "execute_all", "render", "status_page",
+           "ExecutionResult", "failure_summary", "inputs_digest", "executed_copy_is_current", "execute_chapter", "execute_all", "render", "status_page",
            "warm_ledger", "build", "preview"]
 
 from credalbook.experiments.registry import PROFILES, check_profile  # noqa: E402  (the one declaration)
@@ -223,6 +225,7 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path,
     target = out_dir / f"{entry}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     notebook = jupytext.read(source)
+    stamp = {"inputs": inputs_digest(root, entry, parameters), "parameters": parameters}
     os.environ["TQDM_DISABLE"] = "1"  # progress bars belong to the terminal, not to the pages
     options = dict(parameters=parameters, kernel_name="python3", cwd=str(source.parent), progress_bar=False,
                    request_save_on_cell_execute=False)
@@ -237,8 +240,53 @@ def execute_chapter(root: Path, entry: str, parameters: dict, out_dir: Path,
             return ExecutionResult(entry, time.perf_counter() - start, target, status="failed",
                                    error=failure_summary(error, source), log=log)
     _hide_parameter_cells(executed)
+    executed.metadata["credalbook"] = stamp
     nbformat.write(executed, str(target))
     return ExecutionResult(entry, time.perf_counter() - start, target, log=None if log_dir is None else log)
+
+
+#: What a chapter's execution reads besides its own source: the package and the data.
+EXECUTION_INPUTS = ("credalbook", "data")
+
+
+def _tree_digest(root: Path) -> str:
+    """sha256 over the names and bytes of every file under :data:`EXECUTION_INPUTS` (caches excluded).
+
+    The bytes are read again only when a file's name, size or modification time changed.
+    """
+    files = sorted(path for folder in EXECUTION_INPUTS for path in (root / folder).rglob("*")
+                   if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".nbi", ".nbc"})
+    signature = tuple((path.relative_to(root).as_posix(), path.stat().st_size, path.stat().st_mtime_ns)
+                      for path in files)
+    return _hash_files(root, signature)
+
+
+@functools.lru_cache(maxsize=8)
+def _hash_files(root: Path, signature: tuple) -> str:
+    digest = hashlib.sha256()
+    for name, _, _ in signature:
+        digest.update(name.encode())
+        digest.update((root / name).read_bytes())
+    return digest.hexdigest()
+
+
+def inputs_digest(root: Path, entry: str, parameters: dict) -> str:
+    """sha256 of everything a chapter's execution depends on: its source, its parameters, the package and the data.
+
+    :func:`execute_chapter` stamps it into the executed notebook; the chapter tests
+    (``conftest.py``) read ``make book``'s executed copy instead of executing the chapter again
+    when the stamp matches (:func:`executed_copy_is_current`).
+    """
+    digest = hashlib.sha256(chapter_source(root, entry).read_bytes())
+    digest.update(json.dumps(parameters, sort_keys=True).encode())
+    digest.update(_tree_digest(root).encode())
+    return digest.hexdigest()
+
+
+def executed_copy_is_current(root: Path, entry: str, notebook, parameters: dict) -> bool:
+    """Whether ``notebook`` (an executed copy of ``entry``) was executed from today's inputs with ``parameters``."""
+    stamp = notebook.get("metadata", {}).get("credalbook", {})
+    return stamp.get("inputs") == inputs_digest(root, entry, parameters)
 
 
 def _hide_parameter_cells(notebook) -> None:

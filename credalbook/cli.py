@@ -1,10 +1,12 @@
-"""Command line: ``credalbook {list,datasets,fetch,run,build,reproduce}`` (also ``python -m credalbook ...``)."""
+"""Command line: ``credalbook {list,datasets,fetch,run,build,preview,ledger,reproduce,bench}`` (also ``python -m credalbook ...``)."""
 from __future__ import annotations
 
 import argparse
 import ast
 import os
+import platform
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -186,6 +188,38 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
+#: Datasets of different shapes on which ``credalbook bench --jncc2-jar`` pairs the book with JNCC2.
+JNCC2_PAIRING = ("credit-a", "kr-vs-kp", "nursery", "segment", "vowel", "letter")
+
+
+def _cmd_bench(args) -> int:
+    from credalbook.experiments.store import save_results
+    from credalbook.performance import SCALING, measure
+
+    start = time.perf_counter()
+    frame = measure(args.paths, repeat=args.repeat)
+    print(frame.to_string(index=False))
+    machine = f"{os.cpu_count()} cores, {platform.machine()}, Python {platform.python_version()}"
+    if not args.no_save:
+        path = save_results(frame, SCALING, profile="bench", runtime_seconds=time.perf_counter() - start, note=machine)
+        print(f"[bench] -> {path}")
+    if args.jncc2_jar:
+        import pandas as pd
+
+        from credalbook.experiments.jncc2 import pair
+
+        start = time.perf_counter()
+        rows = pd.DataFrame(pair(JNCC2_PAIRING, args.jncc2_jar, repeats=args.repeat))
+        print(rows.to_string(index=False))
+        if not args.no_save:
+            path = save_results(rows, "performance_jncc2", profile="bench",
+                                runtime_seconds=time.perf_counter() - start,
+                                note=f"whole-process wall seconds, medians over the repeats; ratio = book / JNCC2 "
+                                     f"1.11; {machine}")
+            print(f"[bench] -> {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from credalbook.data import GROUPS
 
@@ -254,6 +288,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n-jobs", type=int, help="grid cells run at once (default: all cores or workers)")
     p.add_argument("--output", metavar="CSV", help="also write the rows of the run, with an 'experiment' column")
     p.set_defaults(func=_cmd_reproduce)
+
+    p = sub.add_parser("bench", help="time the hot paths over growing sizes (and pair NCC with JNCC2): the "
+                                     "performance page's rows")
+    p.add_argument("--paths", nargs="*", help="hot paths to time (default: all; see credalbook.performance)")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs per cell (the best is kept)")
+    p.add_argument("--jncc2-jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
+                   help="also pair the book's NCC protocol with JNCC2 1.11 (default: $CREDALBOOK_JNCC2_JAR)")
+    p.add_argument("--no-save", action="store_true", help="print the rows without storing them in data/results/")
+    p.set_defaults(func=_cmd_bench)
     return parser
 
 

@@ -136,9 +136,28 @@ def _decode(raw: bytes) -> str:
 
 
 def _split_values(text: str) -> list[str]:
-    """Comma-separated ARFF values, honouring '...' and "..." quotes; spaces around values stripped."""
-    if "'" not in text and '"' not in text:
-        return [v.strip() for v in text.split(",")]
+    """Comma-separated ARFF values, honouring '...' and "..." quotes; spaces around values stripped.
+
+    Most lines split on commas, each value either bare or wholly quoted with no comma, quote or
+    backslash inside; they take a fast path, the others the character scanner
+    (``_split_quoted``), which gives the same values.
+    """
+    if "\\" not in text:
+        values = []
+        for piece in text.split(","):
+            piece = piece.strip()
+            if piece[:1] in ("'", '"'):
+                if len(piece) < 2 or piece[-1] != piece[0] or piece[0] in piece[1:-1]:
+                    break
+                piece = piece[1:-1]
+            values.append(piece)
+        else:
+            return values
+    return _split_quoted(text)
+
+
+def _split_quoted(text: str) -> list[str]:
+    """:func:`_split_values` by scanning characters: quotes may hold commas, escaped characters and the other quote."""
     values, current, quote, i = [], [], None, 0
     quoted_token = False
     while i < len(text):

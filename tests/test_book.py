@@ -35,6 +35,51 @@ def test_execute_chapter_injects_parameters(tmp_path):
     assert "remove-cell" in defaults[0]["metadata"]["tags"]
 
 
+def _tiny_book(root: Path) -> None:
+    """A root with one chapter, one package file and one data file: what a chapter's stamp covers."""
+    (root / "chapters").mkdir()
+    (root / "chapters" / "page.md").write_text("---\nkernelspec: {name: python3}\n---\n```{code-cell}\n1\n```\n")
+    (root / "credalbook").mkdir()
+    (root / "credalbook" / "module.py").write_text("x = 1\n")
+    (root / "credalbook" / "__pycache__").mkdir()
+    (root / "data").mkdir()
+    (root / "data" / "table.csv").write_text("a\n1\n")
+
+
+@pytest.mark.parametrize("change", ["chapter", "package", "data", "new data file", "parameters", "nothing",
+                                    "compiled cache"])
+def test_an_executed_copy_is_current_only_for_the_same_inputs(tmp_path, change):
+    """The chapter tests read make book's executed copy instead of executing again only when nothing it read changed."""
+    _tiny_book(tmp_path)
+    parameters = {"profile": "ci"}
+    notebook = {"metadata": {"credalbook": {"inputs": book.inputs_digest(tmp_path, "chapters/page", parameters)}}}
+    edits = {"chapter": lambda: (tmp_path / "chapters" / "page.md").write_text("---\nkernelspec: {}\n---\n2\n"),
+             "package": lambda: (tmp_path / "credalbook" / "module.py").write_text("x = 2\n"),
+             "data": lambda: (tmp_path / "data" / "table.csv").write_text("a\n2\n"),
+             "new data file": lambda: (tmp_path / "data" / "more.csv").write_text("b\n"),
+             "parameters": lambda: parameters.update(profile="full"),
+             "nothing": lambda: None,
+             "compiled cache": lambda: (tmp_path / "credalbook" / "__pycache__" / "module.nbi").write_bytes(b"0")}
+    edits[change]()
+    expected = change in ("nothing", "compiled cache")
+    assert book.executed_copy_is_current(tmp_path, "chapters/page", notebook, parameters) is expected
+    assert not book.executed_copy_is_current(tmp_path, "chapters/page", {"metadata": {}}, parameters)
+
+
+def test_execute_chapter_stamps_its_inputs(tmp_path):
+    _tiny_book(tmp_path)
+    (tmp_path / "chapters" / "page.md").write_text(
+        "---\njupytext: {text_representation: {extension: .md, format_name: myst}}\n"
+        "kernelspec: {name: python3, display_name: Python 3, language: python}\n---\n"
+        "```{code-cell}\n:tags: [parameters]\nprofile = 'ci'\n```\n")
+    result = book.execute_chapter(tmp_path, "chapters/page", {"profile": "ci"}, tmp_path / "executed")
+    notebook = json.loads(result.output.read_text())
+    assert notebook["metadata"]["credalbook"]["parameters"] == {"profile": "ci"}
+    assert book.executed_copy_is_current(tmp_path, "chapters/page", notebook, {"profile": "ci"})
+    (tmp_path / "data" / "table.csv").write_text("a\n3\n")
+    assert not book.executed_copy_is_current(tmp_path, "chapters/page", notebook, {"profile": "ci"})
+
+
 def test_build_rejects_unknown_profile():
     with pytest.raises(ValueError, match="profile"):
         book.build(profile="huge")

@@ -640,3 +640,23 @@ def test_every_registry_file_is_shipped():
     table = registry()
     files = {f for field in table["files"] for f in field.split(";") if f}
     assert files and all((RAW / f).is_file() for f in files)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", "'", '"']), st.text(alphabet="ab ,'\"\\", max_size=5),
+                          st.text(alphabet=" ", max_size=2)), min_size=1, max_size=6))
+def test_the_fast_path_splits_an_arff_line_as_the_character_scanner_does(tokens):
+    """Lines without escapes or quoted commas split on commas; every line splits as the scanner splits it."""
+    line = ",".join(f"{space}{quote}{body}{quote}{space}" for quote, body, space in tokens)
+    try:
+        expected = data._split_quoted(line)
+    except ValueError:
+        with pytest.raises(ValueError, match="unterminated quote"):
+            data._split_values(line)
+        return
+    assert data._split_values(line) == expected
+
+
+def test_quoted_arff_values():
+    assert data._split_values("'f', 't' ,\"won\",3.5, ?") == ["f", "t", "won", "3.5", "?"]
+    assert data._split_values("'a,b','it\\'s',x") == ["a,b", "it's", "x"]

@@ -82,3 +82,23 @@ def test_the_pairing_reads_the_collections_file_of_a_dataset_two_groups_share():
     assert jncc2._arff_file("credit-a", group="ferri2019").as_posix().endswith("ferri2019/data/credit-a.arff")
     with pytest.raises(ValueError, match="not a dataset of group"):
         jncc2._arff_file("no-such-dataset")
+
+
+def test_the_copy_for_jncc2_drops_spaces_from_quoted_names_only(tmp_path):
+    source = tmp_path / "in.arff"
+    source.write_text("@relation 'vowel data'\n@attribute 'Speaker Number' { Andrew, Bill}\n"
+                      "@attribute \"Feature 0\" real\n@attribute plain numeric\n@data\n'Andrew x',1.5,2\n")
+    jncc2.jncc2_arff(source, tmp_path / "out.arff")
+    assert (tmp_path / "out.arff").read_text().splitlines() == [
+        "@relation vowel_data", "@attribute Speaker_Number { Andrew, Bill}", "@attribute Feature_0 real",
+        "@attribute plain numeric", "@data", "'Andrew x',1.5,2"]
+
+
+def test_a_failed_timed_run_raises_with_its_message(tmp_path):
+    """JNCC2 exits 0 after refusing a file: the pairing checks that its results file was written."""
+    command = [sys.executable, "-c", "print('Non nominal features should be declared')"]
+    with pytest.raises(RuntimeError, match="no ResultsTable.csv"):
+        jncc2._seconds(command, tmp_path, tmp_path / "ResultsTable.csv")
+    with pytest.raises(RuntimeError, match="exit 3"):
+        jncc2._seconds([sys.executable, "-c", "raise SystemExit(3)"], tmp_path)
+    assert jncc2._seconds([sys.executable, "-c", "pass"], tmp_path) > 0

@@ -162,6 +162,22 @@ def test_one_pass_aggregates_equal_the_means_of_the_instance_scores(data):
                                   np.bincount(sizes, minlength=y_set.shape[1] + 1))
 
 
+@given(st.integers(1, 40), st.integers(1, 12), st.integers(0, 9), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_size_hit_counts_is_the_histogram_of_size_and_hit_at_any_byte_offset(n, k, offset, seed):
+    """The compiled pass reads the bytes eight at a time: rows that straddle words, tails and
+    matrices starting at an odd address (a slice of a larger array) count as the plain histogram."""
+    rng = np.random.default_rng(seed)
+    larger = rng.random((n + 1, k)) < 0.4
+    larger[np.arange(n + 1), rng.integers(0, k, n + 1)] = True
+    flat = np.concatenate([np.zeros(offset, dtype=bool), larger.ravel()])
+    y_set = flat[offset:].reshape(n + 1, k)[1:]          # contiguous, starting ``k + offset`` bytes in
+    y_true = rng.integers(0, k, n)
+    expected = np.zeros((k + 1, 2), dtype=np.int64)
+    np.add.at(expected, (y_set.sum(axis=1), y_set[np.arange(n), y_true].astype(int)), 1)
+    np.testing.assert_array_equal(metrics.size_hit_counts(y_true, y_set), expected)
+
+
 def test_vectorised_speed_one_million_predictions():
     import time
 

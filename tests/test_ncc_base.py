@@ -2,6 +2,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 
 from credalbook.classifiers.base import CredalClassifierMixin, choose_in_set
@@ -130,3 +132,28 @@ def test_an_identifier_column_is_refused_before_any_count_table_is_allocated():
     with pytest.raises(ValueError, match="X column 'id' has codes up to 1000000049"):
         NaiveCredalClassifier().fit(frame, y)
     NaiveCredalClassifier().fit(np.column_stack([X[:, 0], np.arange(50) * 20]), y)  # sparse but small codes: fine
+
+
+@given(st.integers(0, 6), st.integers(1, 40), st.integers(0, 2**32 - 1))
+@settings(max_examples=80, deadline=None)
+def test_distinct_rows_by_mixed_radix_keys_equal_numpy_unique(d, n, seed):
+    """Coded rows read as mixed-radix integers give np.unique's rows, order and inverse (missing = -1 included)."""
+    from credalbook.classifiers.naive import distinct_rows
+
+    rng = np.random.default_rng(seed)
+    n_values = rng.integers(1, 5, d)
+    Xc = np.column_stack([rng.integers(-1, v, n) for v in n_values]) if d else np.zeros((n, 0), dtype=np.int64)
+    rows, inverse = np.unique(Xc, axis=0, return_inverse=True)
+    found_rows, found_inverse = distinct_rows(Xc, n_values)
+    np.testing.assert_array_equal(found_rows, rows)
+    np.testing.assert_array_equal(found_inverse, inverse.ravel())
+
+
+def test_distinct_rows_too_wide_for_one_integer_fall_back_to_numpy_unique():
+    from credalbook.classifiers.naive import distinct_rows
+
+    Xc = np.random.default_rng(1).integers(-1, 4, (50, 40))      # 5^40 > 2^62 keys
+    Xc[10] = Xc[3]
+    rows, inverse = distinct_rows(Xc, np.full(40, 4))
+    assert len(rows) == 49 and inverse[10] == inverse[3]
+    np.testing.assert_array_equal(rows[inverse], Xc)

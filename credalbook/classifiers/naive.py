@@ -70,9 +70,10 @@ def naive_counts(Xc: np.ndarray, yc: np.ndarray, n_classes: int, n_values: np.nd
     n, d = Xc.shape
     n_values = np.asarray(n_values, dtype=np.int64)
     M = max(int(n_values.max()) if d else 1, 1)
-    table = np.zeros((d, n_classes, M), dtype=np.float64)
-    rows, cols = np.nonzero(Xc != MISSING)
-    np.add.at(table, (cols, yc[rows], Xc[rows, cols]), 1.0)
+    # one bincount over flat (feature, class, value) cells; a missing value goes to an extra last cell
+    cells = (np.arange(d)[None, :] * n_classes + np.asarray(yc)[:, None]) * M + Xc
+    cells = np.where(Xc == MISSING, d * n_classes * M, cells)
+    table = np.bincount(cells.ravel(), minlength=d * n_classes * M + 1)[:-1].reshape(d, n_classes, M).astype(np.float64)
     class_counts = np.bincount(yc, minlength=n_classes).astype(np.float64)
     return NaiveCounts(class_counts=class_counts, table=table, observed=table.sum(axis=2),
                        n_values=n_values, used=n_values >= 2)
@@ -260,6 +261,27 @@ def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0, log_ra
 
 
 
+def distinct_rows(Xc: np.ndarray, n_values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(Xc, axis=0, return_inverse=True)`` for coded rows (-1 missing, feature i below ``n_values[i]``).
+
+    When the rows fit, each is read as one integer in mixed radix (first feature most
+    significant, a missing value as the lowest digit), which orders them as ``np.unique``
+    does; unique integers are found much faster than unique rows.
+    """
+    radices = np.asarray(n_values, dtype=np.int64) + 1
+    if Xc.shape[1] == 0 or np.sum(np.log2(np.maximum(radices, 1))) >= 62:
+        rows, inverse = np.unique(Xc, axis=0, return_inverse=True)
+        return rows, inverse.ravel()
+    _, first, inverse = np.unique((Xc.astype(np.int64) + 1) @ _place_values(radices), return_index=True,
+                                  return_inverse=True)
+    return Xc[first], inverse.ravel()
+
+
+def _place_values(radices: np.ndarray) -> np.ndarray:
+    """Place value of each digit of a mixed-radix number, the first digit most significant."""
+    return np.r_[np.cumprod(radices[:0:-1])[::-1], 1].astype(np.int64)
+
+
 def undominated_and_scores(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0,
                            prior_count: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """NCC's sets (n, K) bool and the naive Bayes log joint (n, K) from one pass over the distinct rows of ``Xc``.
@@ -267,7 +289,6 @@ def undominated_and_scores(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0,
     Discrete test sets repeat patterns: each distinct row is decided and scored once, and both
     the credal and the precise classifier read the same counts.
     """
-    rows, inverse = np.unique(Xc, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
+    rows, inverse = distinct_rows(Xc, counts.n_values)
     sets = undominated(dominance_matrix(counts, rows, s))
     return sets[inverse], naive_bayes_log_joint(counts, rows, prior_count)[inverse]

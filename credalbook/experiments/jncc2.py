@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
+import re
 import statistics
 import subprocess
 import sys
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["FOLD_COLUMNS", "cross_validate_naive", "summary", "pair", "main"]
+__all__ = ["FOLD_COLUMNS", "cross_validate_naive", "summary", "jncc2_arff", "pair", "main"]
 
 #: The per-fold sums :func:`cross_validate_naive` returns (counts over the fold's test instances).
 FOLD_COLUMNS = ("n_test", "nbc_correct", "ncc_determinate", "ncc_single_correct", "ncc_set_hits",
@@ -157,10 +157,34 @@ def _arff_file(dataset: str, group: str = "zaffalon2012") -> Path:
     return data.repository_dir() / files[0]
 
 
-def _seconds(command: list[str], cwd: Path) -> float:
+def jncc2_arff(source: Path, target: Path) -> None:
+    """Copy an ARFF file for JNCC2, whose reader refuses quoted names with spaces: such names get underscores.
+
+    Only ``@attribute`` and ``@relation`` names change; the data lines are copied as they are.
+    """
+    def unquoted(match: re.Match) -> str:
+        return match.group(1) + re.sub(r"\s+", "_", match.group(3)) + match.group(4)
+
+    pattern = re.compile(r"^(@(?:attribute|relation)\s+)(['\"])(.*?)\2(.*)$", re.IGNORECASE)
+    with open(source, encoding="utf-8", errors="surrogateescape") as lines, \
+            open(target, "w", encoding="utf-8", errors="surrogateescape") as out:
+        for line in lines:
+            out.write(pattern.sub(unquoted, line))
+
+
+def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> float:
+    """Wall seconds of one run of ``command``; a run that fails or does not write ``expected`` raises."""
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    if expected is not None and expected.exists():
+        expected.unlink()
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode or (expected is not None and not expected.is_file()):
+        tail = "\n".join(done.stdout.strip().splitlines()[-4:])
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed (exit {done.returncode}"
+                           f"{', no ' + expected.name if expected is not None and not expected.is_file() else ''}):"
+                           f"\n{tail}")
+    return seconds
 
 
 def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None) -> list[dict]:
@@ -176,13 +200,14 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
         data = load(dataset, group="zaffalon2012")
         with tempfile.TemporaryDirectory() as folder:
             work = Path(folder)
-            shutil.copy(_arff_file(dataset), work / "data.arff")
+            jncc2_arff(_arff_file(dataset), work / "data.arff")
             book = [python or sys.executable, "-m", "credalbook.experiments.jncc2", "run", dataset]
             jncc2 = [java, "-jar", str(Path(jar).resolve()), f"{work}{os.sep}", "data.arff", "cv"]
             times = {"book": [], "jncc2": []}
             for repeat in range(repeats + 1):
-                for name, command in (("book", book), ("jncc2", jncc2)):
-                    seconds = _seconds(command, work)
+                for name, command, expected in (("book", book, None),
+                                                ("jncc2", jncc2, work / "ResultsTable.csv")):
+                    seconds = _seconds(command, work, expected)
                     if repeat:
                         times[name].append(seconds)
         rows.append({"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
