@@ -7,7 +7,9 @@
   nominal (Categorical) columns pass through as their codes.
 * :class:`CFSSelector` — Hall's (1999) correlation-based feature selection with symmetrical
   uncertainty on discrete features and best-first forward search stopping after five
-  non-improving expansions (Weka's ``CfsSubsetEval`` + ``BestFirst`` defaults).
+  non-improving expansions (Weka's ``CfsSubsetEval`` + ``BestFirst`` defaults);
+  ``convention="weka"`` with ``locally_predictive=True`` is Weka 3.9's computation exactly
+  (``tests/test_weka_golden.py`` compares it with Weka on every fold of the benchmark).
 * :func:`missing_as_category` — the alternative to treating missing values as missing at
   random: each missing value becomes one more value of its feature.
 
@@ -220,6 +222,139 @@ def cfs_merit(subset, class_corr: np.ndarray, feature_corr: np.ndarray) -> float
     return float(numerator / np.sqrt(denominator)) if denominator > 0 else 0.0
 
 
+def _weka_table(a: np.ndarray, b: np.ndarray, ma: int, mb: int) -> np.ndarray:
+    """Joint counts of two coded columns with Weka's ``CfsSubsetEval`` spreading of missing values.
+
+    A value missing in ``a`` is spread over ``a``'s values in proportion to ``a``'s observed
+    marginal (taken over all rows where ``a`` is observed, ``b`` missing or not), and likewise for
+    ``b``; a pair missing in both is spread in proportion to the joint counts of the pairs
+    observed in both. Nothing is spread when either column is missing in every row.
+    Returns the (ma + 1, mb + 1) table, the last row and column holding what stays missing.
+    """
+    table = np.zeros((ma + 1, mb + 1))
+    np.add.at(table, (np.where(a < 0, ma, a), np.where(b < 0, mb, b)), 1)
+    n = float(a.size)
+    row, col = table.sum(axis=1), table.sum(axis=0)
+    if not (row[ma] < n and col[mb] < n):
+        return table
+    copy = table.copy()
+    total_missing = row[ma] + col[mb] - copy[ma, mb]
+    if row[ma] > 0:
+        table[:ma, :mb] += (row[:ma] / (n - row[ma]))[:, None] * copy[ma, :mb][None, :]
+        table[ma, :mb] = 0.0
+    if col[mb] > 0:
+        table[:ma, :mb] += copy[:ma, mb][:, None] * (col[:mb] / (n - col[mb]))[None, :]
+        table[:ma, mb] = 0.0
+    if copy[ma, mb] > 0 and total_missing != n:
+        table[:ma, :mb] += copy[:ma, :mb] / (n - total_missing) * copy[ma, mb]
+        table[ma, mb] = 0.0
+    return table
+
+
+def _weka_su(table: np.ndarray, with_class: bool) -> np.float32:
+    """Weka's symmetrical uncertainty of a count table as ``CfsSubsetEval`` stores it (a float32).
+
+    A value within 1e-6 of 0 (either margin constant, or independence) is 0 against the class but
+    1 between two features (Weka counts such a pair as fully redundant).
+    """
+    def n_log_n(x):
+        x = np.asarray(x, dtype=float)
+        return np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)
+
+    col, row = table.sum(axis=0), table.sum(axis=1)
+    total = col.sum()
+    column_entropy = n_log_n(col).sum() - n_log_n(total)
+    conditional = n_log_n(table).sum() - n_log_n(row).sum()
+    row_entropy = n_log_n(row).sum() - n_log_n(total)
+    if abs(column_entropy) < 1e-6 or abs(row_entropy) < 1e-6:
+        su = 0.0
+    else:
+        su = 2.0 * (column_entropy - conditional) / (column_entropy + row_entropy)
+    if abs(su) < 1e-6:
+        su = 0.0 if with_class else 1.0
+    return np.float32(su)
+
+
+def _weka_su_batch(a: np.ndarray, ma: np.ndarray, b: np.ndarray, mb: int, with_class: bool) -> np.ndarray:
+    """:func:`_weka_su` of :func:`_weka_table` of each column of ``a`` (n, r) against ``b``, all at once (float32, r)."""
+    n, r = a.shape
+    width = int(ma.max(initial=0)) + 1
+    rows = np.where(a < 0, ma[None, :], a)
+    cols = np.where(b < 0, mb, b)
+    flat = (np.arange(r)[None, :] * width + rows) * (mb + 1) + cols[:, None]
+    table = np.bincount(flat.ravel(), minlength=r * width * (mb + 1)).reshape(r, width, mb + 1).astype(float)
+    pair = np.arange(r)
+    observed_row = np.arange(width)[None, :] < ma[:, None]                     # (r, width)
+    row, col = table.sum(axis=2), table.sum(axis=1)
+    row_missing, col_missing = row[pair, ma], col[:, mb]
+    spread = (row_missing < n) & (col_missing < n)
+    copy = table.copy()
+    both = copy[pair, ma, mb]
+    total_missing = row_missing + col_missing - both
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = spread & (row_missing > 0)
+        share = np.where(observed_row & step[:, None], row / (n - row_missing)[:, None], 0.0)
+        table[:, :, :mb] += share[:, :, None] * copy[pair, ma, :mb][:, None, :]
+        table[pair[step], ma[step], :mb] = 0.0
+        step = spread & (col_missing > 0)
+        share = np.where(step[:, None], col[:, :mb] / (n - col_missing)[:, None], 0.0)
+        table[:, :, :mb] += np.where(observed_row, copy[:, :, mb], 0.0)[:, :, None] * share[:, None, :]
+        table[:, :, mb] = np.where(observed_row & step[:, None], 0.0, table[:, :, mb])
+        step = spread & (both > 0) & (total_missing != n)
+        scale = np.where(step, both / (n - total_missing), 0.0)
+        table[:, :, :mb] += np.where(observed_row[:, :, None], copy[:, :, :mb], 0.0) * scale[:, None, None]
+        table[pair[step], ma[step], mb] = 0.0
+
+    def n_log_n(x):
+        return np.where(x > 0, x * np.log(np.where(x > 0, x, 1.0)), 0.0)
+
+    col, row = table.sum(axis=1), table.sum(axis=2)
+    total = col.sum(axis=1)
+    column_entropy = n_log_n(col).sum(axis=1) - n_log_n(total)
+    conditional = n_log_n(table).sum(axis=(1, 2)) - n_log_n(row).sum(axis=1)
+    row_entropy = n_log_n(row).sum(axis=1) - n_log_n(total)
+    constant = (np.abs(column_entropy) < 1e-6) | (np.abs(row_entropy) < 1e-6)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        su = np.where(constant, 0.0, 2.0 * (column_entropy - conditional) / (column_entropy + row_entropy))
+    su = np.where(np.abs(su) < 1e-6, 0.0 if with_class else 1.0, su)
+    return su.astype(np.float32)
+
+
+def _weka_merit(subset: tuple, class_corr: np.ndarray, feature_corr: np.ndarray) -> float:
+    """Weka's ``CfsSubsetEval.evaluateSubset``: the merit summed term by term in attribute order."""
+    if not subset:
+        return 0.0
+    index = np.asarray(subset)
+    numerator = float(np.cumsum(class_corr[index])[-1])          # cumsum adds in order, as Weka's loop
+    k = index.size
+    terms = np.zeros((k, k + 1))
+    terms[:, 0] = 1.0                                             # each attribute's 1, then 2 r_ij for j < i
+    lower = np.tril(np.ones((k, k), dtype=bool), -1)
+    terms[:, 1:][lower] = 2.0 * feature_corr[np.ix_(index, index)][lower]
+    denominator = float(np.cumsum(terms.ravel())[-1])            # zeros add nothing, exactly
+    return abs(numerator / np.sqrt(denominator)) if denominator != 0.0 else 0.0
+
+
+def _weka_insert(open_list: list, subset: tuple, merit: float, size: int) -> None:
+    """Weka's ``BestFirst.LinkedList2.addToList``: keep at most ``size`` subsets, best first."""
+    if not open_list:
+        open_list.append((subset, merit))
+    elif merit > open_list[0][1]:
+        if len(open_list) == size:
+            open_list.pop()
+        open_list.insert(0, (subset, merit))
+    elif len(open_list) == size and merit <= open_list[-1][1]:
+        return
+    else:
+        for i, (_, other) in enumerate(open_list):
+            if merit > other:
+                if len(open_list) == size:
+                    open_list.pop()
+                open_list.insert(i, (subset, merit))
+                return
+        open_list.append((subset, merit))
+
+
 class CFSSelector(TransformerMixin, BaseEstimator):
     """Correlation-based feature selection (Hall 1999) with best-first forward search.
 
@@ -228,12 +363,34 @@ class CFSSelector(TransformerMixin, BaseEstimator):
     from the empty set, expands the best open subset by adding one feature, and stops after
     ``search_termination`` consecutive expansions that do not improve the best merit by more
     than 10⁻⁵ (Weka's ``BestFirst -D 1 -N 5``). ``support_`` is the boolean mask of kept
-    features; if no subset has positive merit, the single feature most correlated with the
-    class is kept so that a classifier always has an input.
+    features.
+
+    Parameters
+    ----------
+    search_termination
+        Non-improving expansions before the search stops (Weka's ``-N``).
+    convention
+        ``"book"`` (the default): float64 correlations, missing values spread in proportion to
+        the pairs observed in both columns, an unbounded open list that expands each subset
+        once; if no subset has positive merit, the feature most correlated with the class is
+        kept. ``"weka"``: Weka 3.9's ``CfsSubsetEval`` + ``BestFirst`` exactly: correlations
+        stored as float32, missing values spread as Weka does (each column's own observed
+        marginal), a symmetrical uncertainty within 1e-6 of 0 between two features counted as
+        1, the merit summed in attribute order, an open list holding the best
+        ``search_termination`` subsets where a subset met again is queued again; the
+        selection may be empty (as Weka's) unless ``locally_predictive``.
+    locally_predictive
+        After the search, add each remaining feature, in decreasing correlation with the
+        class, whose correlation with the class exceeds its correlation with every feature
+        already kept (Weka's default, ``CfsSubsetEval`` without ``-L``; Hall 1999, §4.4).
+        Zaffalon, Corani & Mauá (2012, §9.1.3) ran Weka's defaults: ``convention="weka",
+        locally_predictive=True``.
     """
 
-    def __init__(self, search_termination: int = 5):
+    def __init__(self, search_termination: int = 5, convention: str = "book", locally_predictive: bool = False):
         self.search_termination = search_termination
+        self.convention = convention
+        self.locally_predictive = locally_predictive
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -244,6 +401,8 @@ class CFSSelector(TransformerMixin, BaseEstimator):
     def fit(self, X, y):
         if not isinstance(self.search_termination, (int, np.integer)) or self.search_termination < 1:
             raise ValueError(f"search_termination must be a positive integer, got {self.search_termination!r}")
+        if self.convention not in ("book", "weka"):
+            raise ValueError(f"convention must be 'book' or 'weka', got {self.convention!r}")
         X = validated_input(self, X, reset=True)
         codes, n_values, _ = check_discrete_X(X, "X")
         _, labels = encode_labels(y, "y")
@@ -252,21 +411,71 @@ class CFSSelector(TransformerMixin, BaseEstimator):
         d = codes.shape[1]
         k = int(labels.max()) + 1
         m = np.maximum(n_values, 1)
-        class_corr = np.array([symmetrical_uncertainty(_contingency(codes[:, j], labels, m[j], k)) for j in range(d)])
-        feature_corr = np.eye(d)
-        for i in range(d):
-            for j in range(i + 1, d):
-                feature_corr[i, j] = feature_corr[j, i] = symmetrical_uncertainty(
-                    _contingency(codes[:, i], codes[:, j], m[i], m[j]))
+        weka = self.convention == "weka"
+        if weka:   # Weka's corr(larger index, smaller index), one column against all later ones at once
+            class_corr = _weka_su_batch(codes, m, labels, k, True).astype(float)
+            feature_corr = np.eye(d)
+            for i in range(d - 1):
+                feature_corr[i + 1:, i] = feature_corr[i, i + 1:] = _weka_su_batch(
+                    codes[:, i + 1:], m[i + 1:], codes[:, i], int(m[i]), False)
+        else:
+            class_corr = np.array([symmetrical_uncertainty(_contingency(codes[:, j], labels, m[j], k))
+                                   for j in range(d)])
+            feature_corr = np.eye(d)
+            for i in range(d):
+                for j in range(i + 1, d):
+                    feature_corr[i, j] = feature_corr[j, i] = symmetrical_uncertainty(
+                        _contingency(codes[:, i], codes[:, j], m[i], m[j]))
         self.class_correlation_ = class_corr
         self.feature_correlation_ = feature_corr
-        selected = self._best_first(class_corr, feature_corr)
-        if not selected:
+        if weka:
+            selected = self._weka_best_first(class_corr, feature_corr)
+        else:
+            selected = self._best_first(class_corr, feature_corr)
+        if self.locally_predictive:
+            selected = self._locally_predictive(selected, class_corr, feature_corr)
+        if not selected and not weka:
             selected = (int(np.argmax(class_corr)),)
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[list(selected)] = True
-        self.merit_ = cfs_merit(selected, class_corr, feature_corr)
+        self.merit_ = (_weka_merit if weka else cfs_merit)(tuple(sorted(selected)), class_corr, feature_corr)
         return self
+
+    def _weka_best_first(self, class_corr, feature_corr) -> tuple:
+        """Weka's ``BestFirst.search`` (forward): its bounded open list, ties queued after equals."""
+        d, size = class_corr.size, self.search_termination
+        merits: dict = {(): 0.0}
+        best, best_merit = (), 0.0
+        open_list = [((), 0.0)]
+        stale = 0
+        while stale < size and open_list:
+            subset, _ = open_list.pop(0)
+            added = False
+            for j in range(d):
+                if j in subset:
+                    continue
+                child = tuple(sorted(subset + (j,)))
+                merit = merits.get(child)
+                if merit is None:
+                    merit = merits[child] = _weka_merit(child, class_corr, feature_corr)
+                _weka_insert(open_list, child, merit, size)
+                if merit - best_merit > 1e-5:
+                    best, best_merit, added, stale = child, merit, True, 0
+            if not added:
+                stale += 1
+        return best
+
+    @staticmethod
+    def _locally_predictive(selected, class_corr, feature_corr) -> tuple:
+        """Weka's ``CfsSubsetEval.addLocallyPredictive``: candidates in decreasing class correlation (first on ties)."""
+        kept, tried = list(selected), set(selected)
+        while len(tried) < class_corr.size:
+            candidates = [j for j in range(class_corr.size) if j not in tried]
+            j = max(candidates, key=lambda c: (class_corr[c], -c))
+            tried.add(j)
+            if all(feature_corr[i, j] <= class_corr[j] for i in kept):
+                kept.append(j)
+        return tuple(sorted(kept))
 
     def _best_first(self, class_corr, feature_corr) -> tuple:
         d = class_corr.size

@@ -229,3 +229,47 @@ def test_batched_mdl_search_equals_the_plain_recursion(selection, seed):
         expected = plain_mdl_cuts(X[column].to_numpy()[observed], y[observed], k, selection)
         np.testing.assert_array_equal(found, expected)
     assert sum(c.size for c in cuts) >= 4
+
+
+def test_cfs_weka_convention_counts_independent_features_as_redundant():
+    # two features independent of each other (SU = 0): the book counts 0, Weka's CfsSubsetEval 1
+    a = np.tile([0, 0, 1, 1], 25)
+    b = np.tile([0, 1, 0, 1], 25)
+    y = a ^ b
+    X = np.column_stack([a, b])
+    assert CFSSelector().fit(X, y).feature_correlation_[0, 1] == 0.0
+    weka = CFSSelector(convention="weka").fit(X, y)
+    assert weka.feature_correlation_[0, 1] == 1.0 and weka.class_correlation_.tolist() == [0.0, 0.0]
+    assert weka.support_.sum() == 0    # Weka's search keeps nothing when no subset has merit
+    assert CFSSelector(convention="weka", locally_predictive=True).fit(X, y).support_.tolist() == [True, False]
+
+
+def test_cfs_weka_correlations_batch_equals_the_pairwise_reference():
+    from credalbook.preprocessing import _weka_su, _weka_su_batch, _weka_table
+
+    rng = np.random.default_rng(3)
+    n = 200
+    y = rng.integers(0, 3, n)
+    X = np.column_stack([np.where(rng.random(n) < 0.8, y, rng.integers(0, 3, n)), rng.integers(0, 4, n),
+                         rng.integers(0, 2, n), np.zeros(n, dtype=int)])
+    X[rng.random((n, 4)) < 0.15] = -1
+    m = np.array([3, 4, 2, 1])
+    batch = _weka_su_batch(X, m, y, 3, True)
+    assert [batch[j] for j in range(4)] == [_weka_su(_weka_table(X[:, j], y, m[j], 3), True) for j in range(4)]
+    for i in range(3):
+        batch = _weka_su_batch(X[:, i + 1:], m[i + 1:], X[:, i], int(m[i]), False)
+        assert list(batch) == [_weka_su(_weka_table(X[:, j], X[:, i], m[j], m[i]), False) for j in range(i + 1, 4)]
+
+
+def test_weka_open_list_keeps_the_best_and_queues_ties_after_equals():
+    from credalbook.preprocessing import _weka_insert
+
+    queue: list = []
+    for subset, merit in [("a", 0.5), ("b", 0.7), ("c", 0.5), ("d", 0.1), ("e", 0.6), ("f", 0.05), ("g", 0.5)]:
+        _weka_insert(queue, subset, merit, 4)
+    assert [s for s, _ in queue] == ["b", "e", "a", "c"]
+
+
+def test_cfs_convention_is_checked():
+    with pytest.raises(ValueError, match="convention"):
+        CFSSelector(convention="hall").fit(np.array([[0], [1]]), [0, 1])
