@@ -189,12 +189,12 @@ def _cmd_reproduce(args) -> int:
 
 
 #: Datasets of different shapes on which ``credalbook bench --jncc2-jar`` pairs the book with JNCC2.
-JNCC2_PAIRING = ("credit-a", "kr-vs-kp", "nursery", "segment", "vowel", "letter")
+JNCC2_DATASETS = ("credit-a", "kr-vs-kp", "nursery", "segment", "vowel", "letter")
 
 
 def _cmd_bench(args) -> int:
     from credalbook.experiments.store import save_results
-    from credalbook.performance import SCALING, measure
+    from credalbook.performance import JNCC2_PAIRING, SCALING, measure
 
     start = time.perf_counter()
     frame = measure(args.paths, repeat=args.repeat)
@@ -209,10 +209,10 @@ def _cmd_bench(args) -> int:
         from credalbook.experiments.jncc2 import pair
 
         start = time.perf_counter()
-        rows = pd.DataFrame(pair(JNCC2_PAIRING, args.jncc2_jar, repeats=args.repeat))
+        rows = pd.DataFrame(pair(JNCC2_DATASETS, args.jncc2_jar, repeats=args.repeat))
         print(rows.to_string(index=False))
         if not args.no_save:
-            path = save_results(rows, "performance_jncc2", profile="bench",
+            path = save_results(rows, JNCC2_PAIRING, profile="bench",
                                 runtime_seconds=time.perf_counter() - start,
                                 note=f"whole-process wall seconds, medians over the repeats; ratio = book / JNCC2 "
                                      f"1.11; {machine}")

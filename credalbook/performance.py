@@ -17,10 +17,21 @@ import numpy as np
 
 from credalbook._validation import check_scalar
 
-__all__ = ["HotPath", "HOT_PATHS", "SCALING", "best_time", "measure", "scaling_exponents"]
+__all__ = ["HotPath", "HOT_PATHS", "SCALING", "JNCC2_PAIRING", "best_time", "measure", "scaling_exponents", "stored"]
 
 #: Name of the stored scaling table (``data/results/performance_scaling.csv``).
 SCALING = "performance_scaling"
+#: Name of the stored pairing of the book's NCC protocol with JNCC2's (``data/results/performance_jncc2.csv``).
+JNCC2_PAIRING = "performance_jncc2"
+
+
+def stored(name: str = SCALING):
+    """``(rows, provenance)`` of a stored timing table, :data:`SCALING` or :data:`JNCC2_PAIRING` (``make bench``)."""
+    from credalbook.experiments.store import load_results, provenance
+
+    if name not in (SCALING, JNCC2_PAIRING):
+        raise ValueError(f"name must be {SCALING!r} or {JNCC2_PAIRING!r}, got {name!r}")
+    return load_results(name), provenance(name)
 
 
 def best_time(function: Callable[[], object], *, repeat: int = 3, budget: float = 2.0) -> float:
@@ -170,8 +181,8 @@ def _imcp_available() -> bool:
     return True
 
 
-#: The timed paths: NCC and LNCC (fit and predict_set on nominal data), MDL's cut points, the set
-#: measures and IMCP in one pass, and the exact expected loss under a Beta-distributed cost proportion.
+#: The timed paths (NCC and LNCC on nominal data, MDL's cut points, the set measures and IMCP in one
+#: pass, the exact expected loss under a Beta-distributed cost proportion), by name.
 HOT_PATHS = {
     "NCC fit + predict_set": HotPath("NCC on 10 nominal features, 1,000 test instances", _naive_setup, _ncc_run,
                                      sizes=(1_000, 10_000, 100_000, 1_000_000), ks=(2, 10)),

@@ -69,3 +69,8 @@ def test_the_bench_command_prints_without_storing(capsys, monkeypatch):
     assert cli.main(["bench", "--paths", "toy", "--repeat", "1", "--no-save", "--jncc2-jar", ""]) == 0
     out = capsys.readouterr().out
     assert "toy" in out and "[bench] ->" not in out
+
+
+def test_stored_names_only_the_timing_tables():
+    with pytest.raises(ValueError, match="performance_scaling"):
+        performance.stored("zaffalon2012_benchmark")

@@ -36,6 +36,13 @@ def test_save_and_load_round_trip(results):
     np.testing.assert_allclose(loaded["accuracy"], frame["accuracy"], rtol=1e-9)
 
 
+def test_provenance_keeps_the_versions_of_programs_outside_python(results):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0, software={"weka": "3.9.7", "java": 25})
+    assert provenance("demo")["software"] == {"weka": "3.9.7", "java": "25"}
+    save_results(_frame(), "plain", profile="ci", runtime_seconds=1.0)
+    assert "software" not in provenance("plain")
+
+
 def test_provenance_record(results):
     save_results(_frame(), "demo", profile="ci", runtime_seconds=12.345)
     meta = provenance("demo")

@@ -63,7 +63,8 @@ class Experiment:
     ``assemble(configs, results)`` makes the tidy table (default: each result, a frame or a dict,
     with the configuration's scalar values as leading columns, or only those in ``columns``);
     ``atol`` and ``rtol`` bound the ci check (sums accumulated in another order differ in the
-    last bits).
+    last bits); ``software()`` returns the versions of programs outside Python that the task
+    runs (Weka, a Java runtime), kept in the stored run's provenance.
     """
 
     name: str
@@ -79,6 +80,7 @@ class Experiment:
     rtol: float = 0.0
     version: str = ""
     options: dict = field(default_factory=dict)
+    software: Callable[[], dict] | None = None
     _checked: dict = field(default_factory=dict, repr=False, compare=False)
 
     def configs(self, profile: str) -> list[dict]:
@@ -148,7 +150,8 @@ class Experiment:
         with cache_tally() as tally:
             frame = self.run("full", **grid_options)
         save_results(frame, self.name, profile="full", runtime_seconds=time.perf_counter() - start,
-                     note=tally.note(), cache=(tally.cells, tally.cached), allow_dirty=allow_dirty)
+                     note=tally.note(), cache=(tally.cells, tally.cached), allow_dirty=allow_dirty,
+                     software=self.software() if self.software is not None else None)
         return frame
 
 

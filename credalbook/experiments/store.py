@@ -54,10 +54,11 @@ def git_state() -> tuple[str, list[str]]:
 
 
 def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float, note: str = "",
-                 cache: tuple[int, int] | None = None, allow_dirty: bool = False) -> Path:
+                 cache: tuple[int, int] | None = None, allow_dirty: bool = False, software: dict | None = None) -> Path:
     """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it.
 
-    ``note`` says how to read the record; ``cache`` is ``(grid cells, cells read from the
+    ``note`` says how to read the record; ``software`` names the versions of programs outside
+    Python that made it (e.g. Weka and Java); ``cache`` is ``(grid cells, cells read from the
     cache)`` of the run (:class:`credalbook.experiments.grid.CacheTally`). Full-profile results
     are stored only from a committed tree: with uncommitted changes to the package, the data or
     the pinned environment a :class:`DirtyTreeError` names them, unless ``allow_dirty`` (the
@@ -88,6 +89,8 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         meta["grid_cells"], meta["cached_cells"] = int(cache[0]), int(cache[1])
     if dirty:
         meta["uncommitted"] = dirty
+    if software:
+        meta["software"] = {str(k): str(v) for k, v in software.items()}
     if note:
         meta["note"] = note
     path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
