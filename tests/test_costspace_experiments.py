@@ -109,3 +109,27 @@ def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
         np.testing.assert_array_equal(scores, [1.0, 1.0])
         two = nearest_neighbour_scores(enc, duplicated, labels, duplicated.iloc[[1]], 2, max_cells=max_cells)
         np.testing.assert_array_equal(two, [0.5])
+
+
+def test_ranks_by_gamma_ranks_models_within_datasets_then_averages():
+    """Two datasets, three models: at γ = ∞ A < B < C on d1 and B < A = C on d2 (splits averaged)."""
+    from credalbook.experiments import thresholds as th
+
+    rows = []
+    losses = {("d1", np.inf): {"A": [0.1, 0.1], "B": [0.2, 0.2], "C": [0.3, 0.3]},
+              ("d2", np.inf): {"A": [0.3, 0.1], "B": [0.1, 0.1], "C": [0.2, 0.2]},
+              ("d1", 0.0): {"A": [0.3, 0.3], "B": [0.2, 0.2], "C": [0.1, 0.1]},
+              ("d2", 0.0): {"A": [0.3, 0.3], "B": [0.2, 0.2], "C": [0.1, 0.1]}}
+    for (dataset, gamma), by_model in losses.items():
+        for model, values in by_model.items():
+            for split, value in enumerate(values, 1):
+                rows.append({"dataset": dataset, "split": split, "model": model, "gamma": gamma,
+                             **{m: value for m in th.METHODS}})
+    rows.append({"dataset": "d1", "split": 1, "model": "Prior", "gamma": np.inf, **{m: 0.0 for m in th.METHODS}})
+    ranks = th.ranks_by_gamma(pd.DataFrame(rows))
+    assert list(ranks.columns) == ["∞", "0"] and "Prior" not in ranks.index
+    assert ranks.loc["A", "∞"] == pytest.approx((1 + 2.5) / 2)     # d2: A's mean 0.2 ties C's
+    assert ranks.loc["B", "∞"] == pytest.approx((2 + 1) / 2)
+    assert ranks.loc["C", "0"] == 1.0 and ranks.loc["A", "0"] == 3.0
+    with pytest.raises(ValueError, match="method must be one of"):
+        th.ranks_by_gamma(pd.DataFrame(rows), method="cheapest")

@@ -49,7 +49,7 @@ from credalbook.experiments.registry import Experiment, register
 
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
-           "STUDY", "by_model", "by_dataset", "by_model_and_gamma",
+           "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "ranks_by_gamma", "plot_ranks_by_gamma",
            "split_tolerance", "cost_curve_panels", "losses_frame", "certainty_worse", "theorem_checks",
            "plot_loss_by_certainty", "plot_runs", "protocol_errors", "gamma_label", "plot_paper_vs_book", "VERDICT_MARKERS"]
 
@@ -410,6 +410,48 @@ def by_model_and_gamma(frame: pd.DataFrame, exclude=BASELINES) -> pd.DataFrame:
     level ``gamma``), over datasets and splits, baselines excluded."""
     part = frame[~frame["model"].isin(exclude)]
     return part.groupby(["model", "gamma"])[list(METHODS)].mean()
+
+
+def ranks_by_gamma(frame: pd.DataFrame, method: str = "train-optimal", exclude=BASELINES) -> pd.DataFrame:
+    """Mean rank of each model type (rows) at each certainty γ (columns, as :func:`gamma_label` prints
+    them) by the expected loss of threshold choice ``method``: models ranked within each dataset
+    (losses averaged over the splits; rank 1 the lowest loss, ties averaged), ranks averaged over
+    the datasets. The per-γ model ranking that Fig. 5 of Ferri et al. (2019) implies."""
+    from credalbook.stats import mean_ranks
+
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    part = frame[~frame["model"].isin(exclude)]
+    if part.empty:
+        raise ValueError("frame holds no rows of a model type outside exclude")
+    columns = {}
+    for gamma in sorted(part["gamma"].unique(), reverse=True):
+        losses = part[part["gamma"] == gamma].groupby(["dataset", "model"])[method].mean().unstack("model")
+        columns[gamma_label(gamma)] = mean_ranks(losses, higher_is_better=False)
+    return pd.DataFrame(columns).rename_axis(index="model", columns="γ")
+
+
+def plot_ranks_by_gamma(arms: dict, method: str = "train-optimal"):
+    """Small multiples of :func:`ranks_by_gamma`, one panel per arm (``{name: stored rows}``):
+    each model type's mean rank against γ, from known (∞) to unknown (0). Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLOURS, COLUMN_WIDTH
+
+    if not arms:
+        raise ValueError("arms must name at least one frame of rows")
+    fig, axes = plt.subplots(1, len(arms), figsize=(COLUMN_WIDTH, 3.4), sharey=True, squeeze=False)
+    styles = [(colour, line) for line in ("-", "--") for colour in COLOURS]
+    for ax, (name, frame) in zip(axes[0], arms.items()):
+        ranks = ranks_by_gamma(frame, method)
+        for (model, row), (colour, line) in zip(ranks.iterrows(), styles):
+            ax.plot(range(len(row)), row.to_numpy(), line, marker="o", ms=3, color=colour, label=model)
+        ax.set_xticks(range(ranks.shape[1]), ranks.columns)
+        ax.set(title=name, xlabel="γ")
+    axes[0, 0].set_ylabel(f"mean rank, {method} loss (1 = best)")
+    axes[0, 0].invert_yaxis()
+    axes[0, -1].legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return fig
 
 
 def split_tolerance(frame: pd.DataFrame, key: str, exclude=(), gamma=np.inf) -> pd.Series:

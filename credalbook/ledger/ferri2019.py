@@ -49,6 +49,9 @@ __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4
            "more_diverse", "rate_driven_worst", "train_optimal_often_suboptimal", "train_score_similar"]
 
 RESULTS = stored("ferri2019_thresholds")
+#: The reading of Tables 7 and 8 made with Weka's own learners (``ferri2019_thresholds_weka``), beside the book's arm.
+WEKA_ARM = "Weka's learners (the paper's own)"
+WEKA_RESULTS = stored("ferri2019_thresholds_weka")
 THEORY, CURVES, STUDY = "chapters/thresholds/theory", "chapters/thresholds/curves", "chapters/thresholds/study"
 BASELINES = th.BASELINES
 REALISTIC = ("train-optimal", "score-driven", "rate-driven")
@@ -206,6 +209,12 @@ def table7(results: pd.DataFrame) -> pd.DataFrame:
 def table8(results: pd.DataFrame) -> pd.DataFrame:
     """Table 8: means by dataset over the ten non-baseline model types and the splits at γ = ∞."""
     return th.by_dataset(results)
+
+
+book_table("ferri2019_table7", on=["model"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS},
+           reading=WEKA_ARM)(table7)
+book_table("ferri2019_table8", on=["dataset"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS},
+           reading=WEKA_ARM)(table8)
 
 
 @book_table("datasets_ferri2019_table5", on=["dataset"], part="VI", chapter="chapters/datasets",
