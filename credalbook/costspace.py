@@ -22,8 +22,10 @@ on the segment [b_j, b_{j+1}] of presumed cost proportions the loss at true cost
 
 with q = 0 for the non-interpolating methods (a single cost line per segment) and q ≠ 0 for
 rate-driven thresholds, which interpolate linearly between cost lines. Lemma 1 then gives K_γ
-exactly from the Beta CDF at the breakpoints b_j (and, for the interpolating method, the Beta
-partial first moment); γ = ∞ (ĉ = c) and γ = 0 (ĉ uniform) are the closed-form limits.
+exactly from the increments of the Beta CDF between the breakpoints b_j (and, for the
+interpolating method, of the Beta partial first moment), integrated from the Beta density
+except next to 0 and 1, where ``betainc`` gives them; γ = ∞ (ĉ = c) and γ = 0 (ĉ uniform)
+are the closed-form limits.
 A Monte Carlo estimator (:func:`monte_carlo_cost_curve`), written independently from the
 threshold definitions, is kept only as a test oracle.
 """
@@ -45,6 +47,19 @@ __all__ = ["METHODS", "CostLines", "cost_lines", "loss", "ThresholdSelection", "
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven", "score-uniform", "rate-uniform")
 _NEEDS_UNIT_SCORES = ("score-driven", "score-uniform")
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(24)
+# Gauss–Legendre rules for the panels of the Beta density (``_density_panels``): a panel whose
+# ratio is at most _GL_RATIOS[i] takes _GL_RULES[i]; no panel has a ratio above _MAX_RATIO
+_GL_RATIOS = np.array([1 / 32, 1 / 8, 1 / 4, 1 / 2])
+_GL_RULES = [np.polynomial.legendre.leggauss(n) for n in (3, 4, 6, 8)]
+_MAX_RATIO = 0.5
+# a segment needing more panels than this is cheaper from betainc (8 nodes a panel, a few
+# nanoseconds a node, against half a microsecond a betainc call)
+_MAX_PANELS = 8
+# above this γ most pairs of nodes (c, t) lie in the Beta tails, where betainc is quick: all from betainc
+_MAX_DENSITY_GAMMA = 1000.0
+# with this few segments (the optimal methods' hull) betainc at the breakpoints is cheaper than the set-up
+_MIN_DENSITY_SEGMENTS = 8
+_BLOCK = 1 << 18  # elements of one block of densities (c nodes x t nodes)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -217,17 +232,17 @@ class ThresholdSelection:
         c = _check_c(c_grid)
         if gamma == np.inf:
             return self.at(c, c)
-        dV, dM = self._beta_increments(gamma, c)
-        K = dV @ self.p0 + c * (dV @ self.p1)
-        if dM is not None:
-            K = K + dM @ self.q0 + c * (dM @ self.q1)
-        return K
+        return self._expected_costs(gamma, c)
 
     def loss(self, gamma) -> float:
         """Expected loss L_γ = ∫_0^1 K_γ(c) dc (FHF Eq. 7, uniform w).
 
-        γ = ∞ and γ = 0 are integrated in closed form; for 0 < γ < ∞ the integral over c uses a
-        composite Gauss–Legendre rule whose panels grow with √γ (error below 10⁻¹⁰ in tests).
+        γ = ∞ and γ = 0 are integrated in closed form, and so is a selection with a single
+        segment [0, 1] of ĉ (the uniform baselines): there ΔV = 1 and ΔM = E[ĉ | c] =
+        (cγ + 1)/(γ + 2), so L_γ = p0 + p1/2 + (q0 (γ/2 + 1) + q1 (γ/3 + 1/2))/(γ + 2). For
+        0 < γ < ∞ otherwise, the integral over c uses a composite Gauss–Legendre rule whose
+        panels grow with √γ (:func:`c_quadrature`, error below 10⁻¹⁰ in tests) over K_γ
+        computed as in :meth:`ThresholdSelection.curve`.
         """
         gamma = _check_gamma(gamma)
         b = self.breaks
@@ -237,33 +252,216 @@ class ThresholdSelection:
         if gamma == 0.0:
             d1, d2 = np.diff(b), np.diff(b ** 2) / 2
             return float((self.p0 + self.p1 / 2) @ d1 + (self.q0 + self.q1 / 2) @ d2)
+        whole = self._whole_segment()
+        if whole is not None:
+            p0, p1, q0, q1 = self.p0[whole], self.p1[whole], self.q0[whole], self.q1[whole]
+            return float(p0 + p1 / 2 + (q0 * (gamma / 2 + 1) + q1 * (gamma / 3 + 0.5)) / (gamma + 2))
         nodes, weights = c_quadrature(gamma)
-        return float(weights @ self.curve(gamma, nodes))
+        return float(weights @ self._expected_costs(gamma, nodes))
 
-    def _beta_increments(self, gamma: float, c: np.ndarray):
-        """ΔV_j(c) = V(b_{j+1}|c) − V(b_j|c) (Lemma 1) and the partial-first-moment increments."""
-        inner, inverse = np.unique(self.breaks, return_inverse=True)
-        alpha = c[:, None] * gamma + 1.0
-        beta = (1.0 - c[:, None]) * gamma + 1.0
+    def _whole_segment(self):
+        """Index of the only segment of nonzero length when it is [0, 1], else None."""
+        lengths = np.flatnonzero(np.diff(self.breaks))
+        if len(lengths) == 1 and self.breaks[lengths[0]] == 0.0 and self.breaks[lengths[0] + 1] == 1.0:
+            return int(lengths[0])
+        return None
+
+    def _expected_costs(self, gamma: float, c: np.ndarray) -> np.ndarray:
+        """K_γ(c) for 0 <= γ < ∞ by Lemma 1 (FHF Eq. 8), with the increments of the Beta CDF
+        V and of its partial first moment M integrated from the density where that is cheaper.
+
+        Lemma 1 (with the interpolating terms of rate-driven thresholds) reads, for the
+        segments [b_j, b_{j+1}] of ĉ and the Beta(α, β) density f(t | c) of ĉ, α = cγ + 1,
+        β = (1 − c)γ + 1,
+
+            K_γ(c) = Σ_j (p0_j + p1_j c) ΔV_j(c) + (q0_j + q1_j c) ΔM_j(c),
+            ΔV_j(c) = ∫_{b_j}^{b_{j+1}} f(t | c) dt,   ΔM_j(c) = ∫_{b_j}^{b_{j+1}} t f(t | c) dt.
+
+        Taking V(b_j | c) = I_{b_j}(α, β) from ``betainc`` at every breakpoint and every c (and
+        again with α + 1 for M) costs about half a microsecond a call. Instead, a segment away
+        from 0 and 1 (no longer than half its distance to the nearer end; f is analytic inside
+        (0, 1)) is integrated by Gauss–Legendre panels shorter than a fraction of the
+        density's width √(t(1 − t)/γ) (``_density_panels``): one ``exp`` of
+        log f = (α − 1) log t + (β − 1) log(1 − t) − log B(α, β) per node and c, a few
+        nanoseconds, with log B from ``_log_beta`` (accurate where γ is large).
+        The remaining segments, those touching 0 or 1 or long next to them, take V from
+        ``betainc`` and M from the recurrence
+        I_x(α + 1, β) = I_x(α, β) − x^α (1 − x)^β / (α B(α, β)), i.e.
+
+            M(x | c) = α/(γ + 2) I_x(α + 1, β) = (α V(x | c) − x^α (1 − x)^β / B(α, β)) / (γ + 2),
+
+        one ``betainc`` per breakpoint and c instead of two. Both agree with ``betainc`` at
+        every breakpoint to about 10⁻¹³ for γ <= 2000 (``tests/test_costspace.py``).
+        """
+        c = np.asarray(c, dtype=float)
+        whole = self._whole_segment()
+        if whole is not None:  # ΔV = 1, ΔM = E[ĉ | c]
+            return (self.p0[whole] + self.p1[whole] * c
+                    + (self.q0[whole] + self.q1[whole] * c) * (c * gamma + 1) / (gamma + 2))
+        coefficients = np.stack([self.p0, self.p1, self.q0, self.q1], axis=1)
         if gamma == 0.0:
-            V = np.broadcast_to(inner, (len(c), len(inner)))
-            M = V ** 2 / 2 if self.interpolating else None
-        else:
-            V = special.betainc(alpha, beta, inner[None, :])
-            M = (alpha / (gamma + 2.0)) * special.betainc(alpha + 1.0, beta, inner[None, :]) \
-                if self.interpolating else None
-        dV = np.diff(V[:, inverse], axis=1)
-        dM = None if M is None else np.diff(M[:, inverse], axis=1)
-        return dV, dM
+            b = self.breaks
+            dV = np.broadcast_to(np.diff(b), (len(c), len(self.p0)))
+            dM = np.broadcast_to(np.diff(b ** 2) / 2, (len(c), len(self.p0)))
+            return dV @ self.p0 + c * (dV @ self.p1) + dM @ self.q0 + c * (dM @ self.q1)
+        breaks = _snap_to_ends(self.breaks, gamma)
+        t, w, segment, edge = _density_panels(breaks, gamma)
+        alpha, beta = c * gamma + 1.0, (1.0 - c) * gamma + 1.0
+        interpolating = self.interpolating
+        log_beta = _log_beta(alpha, beta) if len(t) or interpolating else None
+        K = np.zeros(len(c))
+        if len(t):
+            # columns: ∫ P0(t) f dt and ∫ P1(t) f dt with P0 = p0 + q0 t, P1 = p1 + q1 t
+            rows = coefficients[segment]
+            weights = np.stack([w * (rows[:, 0] + t * rows[:, 2]), w * (rows[:, 1] + t * rows[:, 3])])
+            log_t, log_1mt = np.log(t), np.log1p(-t)
+            logit, tail = log_t - log_1mt, gamma * log_1mt
+            step = max(1, _BLOCK // len(t))
+            for start in range(0, len(c), step):
+                part = slice(start, start + step)
+                exponent = np.multiply.outer(c[part] * gamma, logit)
+                exponent += tail
+                exponent -= log_beta[part, None]
+                density = np.exp(exponent, out=exponent)
+                # vecdot, not matmul: a multithreaded BLAS call is many times slower on a busy machine
+                K[part] = np.vecdot(density, weights[0]) + c[part] * np.vecdot(density, weights[1])
+        if len(edge):
+            lo, hi = breaks[edge], breaks[edge + 1]
+            points, inverse = np.unique(np.concatenate([lo, hi]), return_inverse=True)
+            inner = (points > 0.0) & (points < 1.0)
+            V = np.zeros((len(c), len(points)))
+            V[:, points >= 1.0] = 1.0
+            V[:, inner] = special.betainc(alpha[:, None], beta[:, None], points[None, inner])
+            rows = coefficients[edge]
+            dV = V[:, inverse[len(edge):]] - V[:, inverse[:len(edge)]]
+            K += dV @ rows[:, 0] + c * (dV @ rows[:, 1])
+            if interpolating:
+                M = np.zeros_like(V)
+                M[:, points >= 1.0] = (alpha / (gamma + 2.0))[:, None]
+                x = points[inner]
+                density = np.exp(np.multiply.outer(alpha, np.log(x)) + np.multiply.outer(beta, np.log1p(-x))
+                                 - log_beta[:, None])
+                M[:, inner] = (alpha[:, None] * V[:, inner] - density) / (gamma + 2.0)
+                dM = M[:, inverse[len(edge):]] - M[:, inverse[:len(edge)]]
+                K += dM @ rows[:, 2] + c * (dM @ rows[:, 3])
+        return K
+
+
+# Stirling series of lgamma(x) − ((x − 1/2) log x − x + log √(2π)): B_2k / (2k (2k − 1)), k = 1..8
+_STIRLING = np.array([1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156, -3617 / 122400])
+_LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
+
+
+def _lgamma_correction(x: np.ndarray) -> np.ndarray:
+    """lgamma(x) − ((x − 1/2) log x − x + log √(2π)) for x >= 10 (error below 10⁻¹⁶)."""
+    inv2 = 1.0 / (x * x)
+    series = np.zeros_like(x)
+    for coefficient in _STIRLING[::-1]:
+        series = series * inv2 + coefficient
+    return series / x
+
+
+def _log_beta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log B(a, b) without the cancellation of lgamma(a) + lgamma(b) − lgamma(a + b), which costs
+    about 10⁻¹² at a + b = 2000: Stirling's series with its corrections (as R's ``lbeta``)
+    where min(a, b) >= 10, lgamma(p) plus a correction where only max(a, b) >= 10."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    p, q = np.minimum(a, b), np.maximum(a, b)
+    out = special.betaln(p, q)
+    both, one = p >= 10.0, (p < 10.0) & (q >= 10.0)
+    if np.any(both):
+        pb, qb = p[both], q[both]
+        corr = _lgamma_correction(pb) + _lgamma_correction(qb) - _lgamma_correction(pb + qb)
+        out[both] = (-0.5 * np.log(qb) + _LOG_SQRT_2PI + corr + (pb - 0.5) * np.log(pb / (pb + qb))
+                     + qb * np.log1p(-pb / (pb + qb)))
+    if np.any(one):
+        po, qo = p[one], q[one]
+        corr = _lgamma_correction(qo) - _lgamma_correction(po + qo)
+        out[one] = special.gammaln(po) + corr + po - po * np.log(po + qo) + (qo - 0.5) * np.log1p(-po / (po + qo))
+    return out
+
+
+def _snap_to_ends(breaks: np.ndarray, gamma: float) -> np.ndarray:
+    """Breakpoints within 10⁻¹⁷/(γ + 1) of 0 (of 1) moved to 0 (to 1).
+
+    ĉ | c is stochastically increasing in c, so V(x | c) <= V(x | 0) = 1 − (1 − x)^(γ + 1)
+    <= (γ + 1) x, and likewise 1 − V(x | c) <= (γ + 1)(1 − x); M(x | c) <= V(x | c). Moving
+    such a breakpoint changes every ΔV and ΔM by less than 10⁻¹⁷, and spares the ``betainc``
+    calls of the scores that naive Bayes piles up next to 0 (down to 10⁻³⁰⁰).
+    """
+    tiny = 1e-17 / (gamma + 1.0)
+    return np.where(breaks < tiny, 0.0, np.where(1.0 - breaks < tiny, 1.0, breaks))
+
+
+def _density_panels(breaks: np.ndarray, gamma: float):
+    """Gauss–Legendre nodes ``t`` and weights ``w`` over the segments [b_j, b_{j+1}] that are
+    integrated from the Beta density, the segment of each node, and the other (edge) segments.
+
+    The density f(t | c) is analytic inside (0, 1), with branch points at 0 and 1, and about
+    √(t(1 − t)/γ) wide. A segment at distance d from the nearer of 0 and 1 is cut into equal
+    panels of length h with ratio r = max(h/s, h/d) <= 1/2, s = √(d(1 − d)/γ)/2 (the
+    Bernstein ellipse of a panel stays far from 0 and 1, and the density varies little
+    along it), each integrated with the fewest Gauss–Legendre nodes (3, 4, 6 or 8) whose
+    worst error per unit length at that r was about 10⁻¹¹, the level of rounding, over 4,000
+    random Beta densities and panels with 0.5 <= γ <= 2000 (``_GL_RULES``). A segment longer
+    than d/2 (one that touches 0 or 1, or is long next to them), or needing more than
+    ``_MAX_PANELS`` panels (a long segment where γ is large), is an edge segment, taken from
+    ``betainc``, and so is every segment when γ > 1000 (most pairs (c, t) then lie in the
+    Beta tails, where ``betainc`` is quick) or when there are at most eight segments (the
+    optimal methods' few hull segments, where setting up the panels costs more than it
+    saves); zero-length segments add nothing and are dropped.
+    """
+    lo, hi = breaks[:-1], breaks[1:]
+    h = hi - lo
+    d = np.minimum(np.minimum(lo, hi), 1.0 - np.maximum(lo, hi))
+    inner = (h != 0.0) & (np.abs(h) <= _MAX_RATIO * d) & (gamma <= _MAX_DENSITY_GAMMA)
+    if np.count_nonzero(h) <= _MIN_DENSITY_SEGMENTS:
+        inner[:] = False
+    edge = np.flatnonzero((h != 0.0) & ~inner)
+    segment = np.flatnonzero(inner)
+    if len(segment) == 0:
+        return np.empty(0), np.empty(0), segment, edge
+    d = d[segment]
+    unit = np.minimum(d, np.sqrt(d * (1.0 - d) / gamma) / 2)
+    panels = np.maximum(1, np.ceil(np.abs(h[segment]) / (_MAX_RATIO * unit)))
+    if np.any(panels > _MAX_PANELS):
+        edge = np.sort(np.concatenate([edge, segment[panels > _MAX_PANELS]]))
+        keep = panels <= _MAX_PANELS
+        segment, d, unit, panels = segment[keep], d[keep], unit[keep], panels[keep]
+        if len(segment) == 0:
+            return np.empty(0), np.empty(0), segment, edge
+    panels = panels.astype(np.int64)
+    owner = np.repeat(np.arange(len(segment)), panels)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(panels) - panels, panels)
+    width = h[segment][owner] / panels[owner]
+    start = lo[segment][owner] + k * width
+    ratio = np.abs(width) / unit[owner]
+    rule = np.minimum(np.searchsorted(_GL_RATIOS, ratio), len(_GL_RATIOS) - 1)
+    t, w, seg = [], [], []
+    for r in np.unique(rule):
+        pick = rule == r
+        x, weights = _GL_RULES[r]
+        half = (width[pick] / 2)[:, None]
+        t.append((start[pick][:, None] + half * (x[None, :] + 1.0)).ravel())
+        w.append((half * weights[None, :]).ravel())
+        seg.append(np.repeat(segment[owner[pick]], len(x)))
+    return np.concatenate(t), np.concatenate(w), np.concatenate(seg), edge
 
 
 def c_quadrature(gamma: float) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights of a composite 24-point Gauss–Legendre rule on [0, 1] for ∫ K_γ(c) dc
-    (2 + ⌈√γ⌉ panels: the Beta weights sharpen as γ grows); 0 <= γ < ∞."""
+    (the Beta weights sharpen as γ grows: 1 + ⌈√γ/2⌉ panels up to γ = 100, 2 + ⌈√γ⌉ above);
+    0 <= γ < ∞.
+
+    Against the same rule with four times 2 + ⌈√γ⌉ panels, on score-, rate-driven and
+    test-optimal selections of scores piled up next to 0 and 1 as well as spread ones, the
+    loss differs by at most 10⁻¹⁶ up to γ = 32, 3 · 10⁻¹⁵ at γ = 64 and 5 · 10⁻¹⁴ at γ = 100.
+    """
     gamma = _check_gamma(gamma)
     if gamma == np.inf:
         raise ValueError("gamma must be finite for the quadrature in c (gamma = inf is integrated in closed form)")
-    panels = 2 + int(np.ceil(np.sqrt(gamma)))
+    root = np.sqrt(gamma)
+    panels = 1 + int(np.ceil(root / 2)) if gamma <= 100.0 else 2 + int(np.ceil(root))
     edges = np.linspace(0.0, 1.0, panels + 1)
     half = np.diff(edges)[:, None] / 2
     nodes = (edges[:-1, None] + half * (_GL_NODES[None, :] + 1.0)).ravel()

@@ -1,9 +1,15 @@
-"""Benchmark: the exact Lemma 1 expected cost curve against the Monte Carlo (sampling) estimator.
+"""Benchmark: the exact Lemma 1 expected cost and loss against Monte Carlo (sampling) estimators.
 
 Run with ``pytest tests/test_bench_costspace.py --benchmark-enable`` (``make bench``). With
-benchmarks disabled each kernel runs once, and the file checks that the two agree within the
-sampler's standard error. Sample: 345 test instances (credit-a's test half) with distinct scores,
-score-driven thresholds, γ = 4, the paper's 1001-point grid of c.
+benchmarks disabled each kernel runs once, and the file checks that the exact values and the
+samplers agree within the sampler's standard error.
+
+Curves: 345 test instances (credit-a's test half) with distinct scores, score-driven thresholds,
+γ = 4, the paper's 1001-point grid of c. Losses: L_γ (Ferri et al. 2019, Eq. 7) for every γ of
+the study (``credalbook.experiments.thresholds.GAMMAS``) and γ = 32, 64, 100, exact
+(:meth:`~credalbook.costspace.ThresholdSelection.loss`, accurate to 10⁻¹⁰) against a vectorised
+Monte Carlo estimator given as many draws as make its standard error 10⁻⁴ (the number is fixed
+by a pilot run outside the timing), each pair in one benchmark group.
 """
 from __future__ import annotations
 
@@ -14,14 +20,22 @@ from credalbook import costspace as cs
 
 GRID = np.linspace(0, 1, 1001)
 DRAWS = 200
+#: the study's concentrations, then three sharper ones
+LOSS_GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0, 32.0, 64.0, 100.0)
+TARGET_SE = 1e-4
+PILOT = 50_000
+
+
+def make_sample(n, seed=2019):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    s = np.clip(0.4 * y + rng.uniform(0, 0.6, n), 0, 1)
+    return y, s
 
 
 @pytest.fixture(scope="module")
 def sample():
-    rng = np.random.default_rng(2019)
-    y = np.r_[0, 1, rng.integers(0, 2, 343)]
-    s = np.clip(0.4 * y + rng.uniform(0, 0.6, 345), 0, 1)
-    return y, s
+    return make_sample(345)
 
 
 def test_bench_exact_lemma1(benchmark, sample):
@@ -38,3 +52,72 @@ def test_bench_monte_carlo(benchmark, sample):
     exact = cs.expected_cost_curve(y, s, "score-driven", 4.0, GRID)
     z = np.abs(mean - exact) / se
     assert np.mean(z < 3) > 0.99
+
+
+# ----------------------------------------------------------------------------------------------
+# expected loss: exact against Monte Carlo at a standard error of 10⁻⁴
+
+def monte_carlo_loss(selection: cs.ThresholdSelection, gamma: float, n_draws: int, seed: int = 0,
+                     chunk: int = 1 << 20) -> tuple[float, float]:
+    """Plain Monte Carlo estimate of L_γ and its standard error: c ~ U(0, 1),
+    ĉ | c ~ Beta(cγ + 1, (1 − c)γ + 1) (ĉ = c for γ = ∞), the loss Q(T(ĉ); c) read from the
+    piecewise description by one ``searchsorted`` (as :meth:`ThresholdSelection.at
+    <credalbook.costspace.ThresholdSelection.at>` without its input checks), in chunks."""
+    rng = np.random.default_rng(seed)
+    b, p0, p1, q0, q1 = selection.breaks, selection.p0, selection.p1, selection.q0, selection.q1
+    last, interpolating = len(p0) - 1, selection.interpolating
+    total = total2 = 0.0
+    done = 0
+    while done < n_draws:
+        m = min(chunk, n_draws - done)
+        c = rng.random(m)
+        c_hat = c if gamma == np.inf else rng.beta(c * gamma + 1.0, (1.0 - c) * gamma + 1.0)
+        j = np.searchsorted(b, c_hat, side="right") - 1
+        np.clip(j, 0, last, out=j)
+        q = p0[j] + p1[j] * c
+        if interpolating:
+            q += c_hat * (q0[j] + q1[j] * c)
+        total += q.sum()
+        total2 += q @ q
+        done += m
+    mean = total / n_draws
+    variance = max(total2 / n_draws - mean ** 2, 0.0) * n_draws / (n_draws - 1)
+    return mean, float(np.sqrt(variance / n_draws))
+
+
+def draws_for(selection, gamma, target=TARGET_SE):
+    """Draws that give the plain Monte Carlo estimator a standard error of ``target`` (pilot run)."""
+    _, se = monte_carlo_loss(selection, gamma, PILOT, seed=1)
+    return max(2, int(np.ceil(PILOT * (se / target) ** 2)))
+
+
+@pytest.fixture(scope="module")
+def selections():
+    return {(n, method): cs.threshold_selection(*make_sample(n), method)
+            for n in (345, 2000) for method in ("score-driven", "rate-driven")}
+
+
+LOSS_CASES = [(n, method, gamma) for n, method in ((345, "score-driven"), (345, "rate-driven"), (2000, "score-driven"))
+              for gamma in LOSS_GAMMAS]
+
+
+def _group(n, method, gamma):
+    return f"expected loss, {method}, n={n}, gamma={gamma:g}, SE 1e-4"
+
+
+@pytest.mark.parametrize("n, method, gamma", LOSS_CASES)
+def test_bench_exact_loss(benchmark, selections, n, method, gamma):
+    selection = selections[(n, method)]
+    benchmark.group = _group(n, method, gamma)
+    value = benchmark(selection.loss, gamma)
+    assert 0.0 < value < 1.0
+
+
+@pytest.mark.parametrize("n, method, gamma", LOSS_CASES)
+def test_bench_monte_carlo_loss(benchmark, selections, n, method, gamma):
+    selection = selections[(n, method)]
+    n_draws = draws_for(selection, gamma)
+    benchmark.group = _group(n, method, gamma)
+    mean, se = benchmark(monte_carlo_loss, selection, gamma, n_draws)
+    assert se <= 1.1 * TARGET_SE
+    assert abs(mean - selection.loss(gamma)) <= 4.0 * se

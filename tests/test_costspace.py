@@ -187,3 +187,142 @@ class TestLemma1AgainstOracles:
             for gamma in (np.inf, 3.0, 0.0):
                 assert cs.expected_loss(y, s, method, gamma) == pytest.approx(
                     cs.expected_loss(1 - y, 1 - s, method, gamma), abs=1e-9)
+
+
+# ----------------------------------------------------------------------------------------------
+# the exact loss against a brute-force reference (issue 16: the loss from the Beta density)
+
+def reference_curve(sel, gamma, c):
+    """K_γ(c) by Lemma 1 written out directly: V and the partial first moment M from ``betainc``
+    at every breakpoint (M = α/(γ + 2) I_x(α + 1, β), no recurrence), 0 < γ < ∞."""
+    from scipy import special
+
+    c = np.atleast_1d(np.asarray(c, dtype=float))[:, None]
+    alpha, beta = c * gamma + 1.0, (1.0 - c) * gamma + 1.0
+    V = special.betainc(alpha, beta, sel.breaks[None, :])
+    M = alpha / (gamma + 2.0) * special.betainc(alpha + 1.0, beta, sel.breaks[None, :])
+    dV, dM = np.diff(V, axis=1), np.diff(M, axis=1)
+    c = c[:, 0]
+    return dV @ sel.p0 + c * (dV @ sel.p1) + dM @ sel.q0 + c * (dM @ sel.q1)
+
+
+def reference_loss(sel, gamma):
+    """L_γ = ∫_0^1 K_γ(c) dc by adaptive quadrature (scipy.integrate.quad) of the reference curve;
+    γ = ∞ and γ = 0 by quadrature of Q(c, c) and of ∫ Q(ĉ, c) dĉ over the breakpoints."""
+    from scipy import integrate
+
+    b = np.unique(np.r_[0.0, sel.breaks, 1.0])
+    if gamma == np.inf:
+        f = lambda c: sel.at(c, c)[0]  # noqa: E731
+        return sum(integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=0)[0] for lo, hi in zip(b[:-1], b[1:]) if hi > lo)
+    if gamma == 0.0:
+        inner = lambda c: sum(integrate.quad(lambda h: sel.at(h, c)[0], lo, hi, epsabs=1e-14, epsrel=0)[0]  # noqa: E731
+                              for lo, hi in zip(b[:-1], b[1:]) if hi > lo)
+        return integrate.quad(inner, 0, 1, epsabs=1e-13, epsrel=0)[0]
+    f = lambda c: reference_curve(sel, gamma, c)[0]  # noqa: E731
+    edges = np.linspace(0, 1, 5)  # a few panels help quad with the sharp curves of large γ
+    return sum(integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=0, limit=500)[0]
+               for lo, hi in zip(edges[:-1], edges[1:]))
+
+
+STUDY_GAMMAS = (np.inf, 16.0, 8.0, 4.0, 2.0, 1.0, 0.0, 32.0, 64.0, 100.0)
+
+
+def extreme_sample(seed, n):
+    """Naive-Bayes-like scores piled up next to 0 and 1 (down to 10⁻²⁰⁰), and exact 0 and 1."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, rng.integers(0, 2, n - 2)]
+    s = 1 / (1 + np.exp(-rng.normal(12 * (y - 0.5), 12, n)))
+    s[:3] = [0.0, 1.0, 1e-200]
+    return y, s
+
+
+class TestExactLossAgainstBruteForce:
+    @pytest.mark.parametrize("method", cs.METHODS)
+    @pytest.mark.parametrize("gamma", STUDY_GAMMAS)
+    def test_every_method_and_gamma_to_1e_10(self, method, gamma):
+        y, s = random_sample(21, n=60, ties=3)
+        ytr, str_ = random_sample(22, n=40, ties=2)
+        sel = cs.threshold_selection(y, s, method, y_train=ytr, s_train=str_)
+        assert sel.loss(gamma) == pytest.approx(reference_loss(sel, gamma), abs=1e-10)
+
+    @pytest.mark.parametrize("method", ["score-driven", "rate-driven", "test-optimal"])
+    @pytest.mark.parametrize("gamma", [1.0, 16.0, 100.0])
+    def test_extreme_scores(self, method, gamma):
+        y, s = extreme_sample(23, 80)
+        sel = cs.threshold_selection(y, s, method)
+        assert sel.loss(gamma) == pytest.approx(reference_loss(sel, gamma), abs=1e-10)
+
+    @pytest.mark.parametrize("gamma", [0.5, 4.0, 100.0, 1000.0, 5000.0])
+    def test_curve_equals_lemma1_with_betainc(self, gamma):
+        """The curve at arbitrary c (0 and 1 included) equals Lemma 1 evaluated with betainc (above
+        γ = 1000 the curve takes every segment from betainc)."""
+        c = np.r_[0.0, np.linspace(0, 1, 97)[1:-1] ** 2, 1e-9, 1 - 1e-9, 1.0]
+        for seed, sample in ((24, random_sample(24, n=150, ties=3)), (25, extreme_sample(25, 150))):
+            y, s = sample
+            for method in ("score-driven", "rate-driven", "test-optimal"):
+                sel = cs.threshold_selection(y, s, method)
+                np.testing.assert_allclose(sel.curve(gamma, c), reference_curve(sel, gamma, c), rtol=0, atol=1e-12,
+                                           err_msg=f"{method}, seed {seed}")
+
+    def test_large_sample_to_1e_10(self, credit_a_scores):
+        ytr, str_, y, s = credit_a_scores
+        for method in ("score-driven", "rate-driven", "train-optimal"):
+            sel = cs.threshold_selection(y, s, method, y_train=ytr, s_train=str_)
+            for gamma in (1.0, 16.0, 100.0):
+                assert sel.loss(gamma) == pytest.approx(reference_loss(sel, gamma), abs=1e-10), (method, gamma)
+
+    @settings(max_examples=25, deadline=None)
+    @given(n=st.integers(2, 12), seed=st.integers(0, 10_000), levels=st.sampled_from([2, 3, 10, 0]),
+           gamma=st.sampled_from([0.7, 1.0, 4.0, 16.0, 100.0]), method=st.sampled_from(cs.METHODS))
+    def test_small_samples_ties_and_one_minority_instance(self, n, seed, levels, gamma, method):
+        """n = 2, heavy ties (scores on a grid of ``levels`` values, 0 = continuous), a single
+        instance of one class, all scores equal."""
+        rng = np.random.default_rng(seed)
+        y = np.zeros(n, dtype=int)
+        y[rng.integers(0, n)] = 1
+        if seed % 2:
+            y = 1 - y
+        if seed % 3 == 0:
+            y = rng.permutation(np.r_[0, 1, rng.integers(0, 2, n - 2)])
+        s = rng.uniform(size=n)
+        if levels:
+            s = np.round(s * (levels - 1)) / (levels - 1)
+        if seed % 7 == 0:
+            s = np.full(n, 0.5)
+        sel = cs.threshold_selection(y, s, method, y_train=y[::-1], s_train=s)
+        assert sel.loss(gamma) == pytest.approx(reference_loss(sel, gamma), abs=1e-10)
+
+    @pytest.mark.parametrize("method", cs.METHODS)
+    def test_single_segment_closed_form(self, method):
+        """All scores tied: rate-driven (q ≠ 0) and the uniform baselines have the single segment
+        [0, 1] of ĉ, whose loss and curve are closed forms in γ; the others two segments."""
+        y, s = np.array([0, 1, 1, 0, 1]), np.full(5, 0.3)
+        sel = cs.threshold_selection(y, s, method, y_train=y, s_train=s)
+        assert (sel._whole_segment() is not None) == (method in ("rate-driven", "score-uniform", "rate-uniform"))
+        c = np.linspace(0, 1, 7)
+        for gamma in (0.3, 1.0, 16.0, 100.0):
+            assert sel.loss(gamma) == pytest.approx(reference_loss(sel, gamma), abs=1e-12)
+            np.testing.assert_allclose(sel.curve(gamma, c), reference_curve(sel, gamma, c), rtol=0, atol=1e-14)
+
+    def test_one_class_samples_are_refused(self):
+        for method in cs.METHODS:
+            with pytest.raises(ValueError, match="one-class sample"):
+                cs.threshold_selection([1, 1, 1], [0.2, 0.4, 0.9], method, y_train=[0, 1], s_train=[0.1, 0.2])
+
+    def test_partial_moment_recurrence(self):
+        """M(x | c) from the recurrence I_x(a + 1, b) = I_x(a, b) − x^a (1 − x)^b / (a B(a, b))
+        equals α/(γ + 2) I_x(α + 1, β): the edge segments of a rate-driven selection."""
+        from scipy import special
+
+        y, s = extreme_sample(26, 40)
+        sel = cs.threshold_selection(y, s, "rate-driven")
+        _, _, _, edge = cs._density_panels(sel.breaks, 9.0)
+        assert len(edge) >= 2  # the segments touching 0 and 1 at least
+        c = np.linspace(0, 1, 41)
+        assert np.max(np.abs(sel.curve(9.0, c) - reference_curve(sel, 9.0, c))) < 1e-13
+        x, gamma, cc = 0.37, 9.0, 0.61
+        a, b = cc * gamma + 1, (1 - cc) * gamma + 1
+        direct = a / (gamma + 2) * special.betainc(a + 1, b, x)
+        recurrence = (a * special.betainc(a, b, x) - x ** a * (1 - x) ** b / special.beta(a, b)) / (gamma + 2)
+        assert recurrence == pytest.approx(direct, abs=1e-15)
