@@ -40,7 +40,7 @@ from credalbook._validation import check_array, check_consistent_length, check_l
 
 __all__ = ["METHODS", "CostLines", "cost_lines", "loss", "ThresholdSelection", "c_quadrature",
            "threshold_selection", "expected_cost_curve", "expected_loss", "cost_curve",
-           "monte_carlo_cost_curve", "brier_score", "mean_absolute_error", "auc", "pav_calibrate",
+           "monte_carlo_cost_curve", "monte_carlo_loss", "brier_score", "mean_absolute_error", "auc", "pav_calibrate",
            "brier_decomposition"]
 
 #: The threshold choice methods of Ferri et al. (2019), Sect. 4.
@@ -623,6 +623,43 @@ def monte_carlo_cost_curve(y_test, s_test, method: str, gamma, c_grid, *, n_draw
         means[i] = values.mean()
         errors[i] = values.std(ddof=1) / np.sqrt(n_draws) if n_draws > 1 else np.nan
     return means, errors
+
+
+def monte_carlo_loss(selection: ThresholdSelection, gamma, n_draws: int, seed: int = 0,
+                     chunk: int = 1 << 20) -> tuple[float, float]:
+    """Plain Monte Carlo estimate of L_γ and its standard error: c ~ U(0, 1),
+    ĉ | c ~ Beta(cγ + 1, (1 − c)γ + 1) (ĉ = c for γ = ∞), the loss Q(T(ĉ); c) read from the
+    piecewise description by one ``searchsorted`` (as :meth:`ThresholdSelection.at
+    <credalbook.costspace.ThresholdSelection.at>` without its input checks), in chunks of ``chunk`` draws.
+
+    The yardstick of :meth:`ThresholdSelection.loss` (the performance page times both at the
+    same accuracy); not used for the book's numbers.
+    """
+    if not isinstance(selection, ThresholdSelection):
+        raise TypeError(f"selection must be a ThresholdSelection (threshold_selection(...)), got {type(selection).__name__}")
+    gamma = _check_gamma(gamma)
+    check_scalar(n_draws, "n_draws", low=2, integer=True)
+    check_scalar(chunk, "chunk", low=1, integer=True)
+    rng = np.random.default_rng(seed)
+    b, p0, p1, q0, q1 = selection.breaks, selection.p0, selection.p1, selection.q0, selection.q1
+    last, interpolating = len(p0) - 1, selection.interpolating
+    total = total2 = 0.0
+    done = 0
+    while done < n_draws:
+        m = min(chunk, n_draws - done)
+        c = rng.random(m)
+        c_hat = c if gamma == np.inf else rng.beta(c * gamma + 1.0, (1.0 - c) * gamma + 1.0)
+        j = np.searchsorted(b, c_hat, side="right") - 1
+        np.clip(j, 0, last, out=j)
+        q = p0[j] + p1[j] * c
+        if interpolating:
+            q += c_hat * (q0[j] + q1[j] * c)
+        total += q.sum()
+        total2 += q @ q
+        done += m
+    mean = total / n_draws
+    variance = max(total2 / n_draws - mean ** 2, 0.0) * n_draws / (n_draws - 1)
+    return mean, float(np.sqrt(variance / n_draws))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -57,37 +57,9 @@ def test_bench_monte_carlo(benchmark, sample):
 # ----------------------------------------------------------------------------------------------
 # expected loss: exact against Monte Carlo at a standard error of 10⁻⁴
 
-def monte_carlo_loss(selection: cs.ThresholdSelection, gamma: float, n_draws: int, seed: int = 0,
-                     chunk: int = 1 << 20) -> tuple[float, float]:
-    """Plain Monte Carlo estimate of L_γ and its standard error: c ~ U(0, 1),
-    ĉ | c ~ Beta(cγ + 1, (1 − c)γ + 1) (ĉ = c for γ = ∞), the loss Q(T(ĉ); c) read from the
-    piecewise description by one ``searchsorted`` (as :meth:`ThresholdSelection.at
-    <credalbook.costspace.ThresholdSelection.at>` without its input checks), in chunks."""
-    rng = np.random.default_rng(seed)
-    b, p0, p1, q0, q1 = selection.breaks, selection.p0, selection.p1, selection.q0, selection.q1
-    last, interpolating = len(p0) - 1, selection.interpolating
-    total = total2 = 0.0
-    done = 0
-    while done < n_draws:
-        m = min(chunk, n_draws - done)
-        c = rng.random(m)
-        c_hat = c if gamma == np.inf else rng.beta(c * gamma + 1.0, (1.0 - c) * gamma + 1.0)
-        j = np.searchsorted(b, c_hat, side="right") - 1
-        np.clip(j, 0, last, out=j)
-        q = p0[j] + p1[j] * c
-        if interpolating:
-            q += c_hat * (q0[j] + q1[j] * c)
-        total += q.sum()
-        total2 += q @ q
-        done += m
-    mean = total / n_draws
-    variance = max(total2 / n_draws - mean ** 2, 0.0) * n_draws / (n_draws - 1)
-    return mean, float(np.sqrt(variance / n_draws))
-
-
 def draws_for(selection, gamma, target=TARGET_SE):
     """Draws that give the plain Monte Carlo estimator a standard error of ``target`` (pilot run)."""
-    _, se = monte_carlo_loss(selection, gamma, PILOT, seed=1)
+    _, se = cs.monte_carlo_loss(selection, gamma, PILOT, seed=1)
     return max(2, int(np.ceil(PILOT * (se / target) ** 2)))
 
 
@@ -118,6 +90,6 @@ def test_bench_monte_carlo_loss(benchmark, selections, n, method, gamma):
     selection = selections[(n, method)]
     n_draws = draws_for(selection, gamma)
     benchmark.group = _group(n, method, gamma)
-    mean, se = benchmark(monte_carlo_loss, selection, gamma, n_draws)
+    mean, se = benchmark(cs.monte_carlo_loss, selection, gamma, n_draws)
     assert se <= 1.1 * TARGET_SE
     assert abs(mean - selection.loss(gamma)) <= 4.0 * se

@@ -79,3 +79,15 @@ def test_quadrature_rejects_bad_gamma():
         cs.c_quadrature(np.inf)
     nodes, weights = cs.c_quadrature(4.0)
     assert weights.sum() == pytest.approx(1.0) and nodes.min() > 0 and nodes.max() < 1
+
+
+def test_monte_carlo_loss_checks_its_arguments():
+    selection = cs.threshold_selection(Y, S, "score-driven")
+    with pytest.raises(TypeError, match="ThresholdSelection"):
+        cs.monte_carlo_loss("score-driven", 1.0, 100)
+    with pytest.raises(ValueError, match="n_draws"):
+        cs.monte_carlo_loss(selection, 1.0, 1)
+    with pytest.raises(ValueError, match="gamma"):
+        cs.monte_carlo_loss(selection, -1.0, 100)
+    mean, se = cs.monte_carlo_loss(selection, 4.0, 200_000, seed=3)
+    assert abs(mean - selection.loss(4.0)) < 4 * se
