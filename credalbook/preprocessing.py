@@ -254,7 +254,7 @@ def _weka_table(a: np.ndarray, b: np.ndarray, ma: int, mb: int) -> np.ndarray:
 def _weka_su(table: np.ndarray, with_class: bool) -> np.float32:
     """Weka's symmetrical uncertainty of a count table as ``CfsSubsetEval`` stores it (a float32).
 
-    A value within 1e-6 of 0 (either margin constant, or independence) is 0 against the class but
+    A value within 10⁻⁶ of 0 (either margin constant, or independence) is 0 against the class but
     1 between two features (Weka counts such a pair as fully redundant).
     """
     def n_log_n(x):
@@ -375,7 +375,7 @@ class CFSSelector(TransformerMixin, BaseEstimator):
         once; if no subset has positive merit, the feature most correlated with the class is
         kept. ``"weka"``: Weka 3.9's ``CfsSubsetEval`` + ``BestFirst`` exactly: correlations
         stored as float32, missing values spread as Weka does (each column's own observed
-        marginal), a symmetrical uncertainty within 1e-6 of 0 between two features counted as
+        marginal), a symmetrical uncertainty within 10⁻⁶ of 0 between two features counted as
         1, the merit summed in attribute order, an open list holding the best
         ``search_termination`` subsets where a subset met again is queued again; the
         selection may be empty (as Weka's) unless ``locally_predictive``.

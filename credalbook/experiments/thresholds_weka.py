@@ -129,13 +129,13 @@ def run_split_weka(dataset: str, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: 26 datasets x 12 Weka models x 10 splits, 4 methods x 7 concentrations (Ferri et al. 2019, §6).
 def _weka_versions() -> dict:
     from credalbook.weka import versions
 
     return versions()
 
 
+#: 26 datasets x 12 Weka models x 10 splits, 4 methods x 7 concentrations (Ferri et al. 2019, §6).
 STUDY_WEKA = register(Experiment(
     name="ferri2019_thresholds_weka",
     description="Ferri et al. (2019) with Weka's learners: 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas",
