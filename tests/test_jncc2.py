@@ -101,4 +101,5 @@ def test_a_failed_timed_run_raises_with_its_message(tmp_path):
         jncc2._seconds(command, tmp_path, tmp_path / "ResultsTable.csv")
     with pytest.raises(RuntimeError, match="exit 3"):
         jncc2._seconds([sys.executable, "-c", "raise SystemExit(3)"], tmp_path)
-    assert jncc2._seconds([sys.executable, "-c", "pass"], tmp_path) > 0
+    wall, cpu = jncc2._seconds([sys.executable, "-c", "sum(range(3_000_000))"], tmp_path)
+    assert wall > 0 and 0 < cpu < 10 * wall

@@ -71,8 +71,11 @@ def naive_counts(Xc: np.ndarray, yc: np.ndarray, n_classes: int, n_values: np.nd
     n_values = np.asarray(n_values, dtype=np.int64)
     M = max(int(n_values.max()) if d else 1, 1)
     # one bincount over flat (feature, class, value) cells; a missing value goes to an extra last cell
-    cells = (np.arange(d)[None, :] * n_classes + np.asarray(yc)[:, None]) * M + Xc
-    cells = np.where(Xc == MISSING, d * n_classes * M, cells)
+    cells = (np.arange(d, dtype=np.intp) * (n_classes * M))[None, :] + (np.asarray(yc, dtype=np.intp) * M)[:, None]
+    cells += Xc
+    missing = Xc == MISSING
+    if missing.any():
+        cells[missing] = d * n_classes * M
     table = np.bincount(cells.ravel(), minlength=d * n_classes * M + 1)[:-1].reshape(d, n_classes, M).astype(np.float64)
     class_counts = np.bincount(yc, minlength=n_classes).astype(np.float64)
     return NaiveCounts(class_counts=class_counts, table=table, observed=table.sum(axis=2),
@@ -187,20 +190,34 @@ def _decide_interior(logh: _LogH, max_iter: int = 200) -> np.ndarray:
 
 
 def _class_sums(gathered, mask, observed, s, t):
-    """Per instance and class, the sums over observed features of ln h's factors at a common t.
+    """Per instance and class, the sums over observed features of ln h's factors at each common t of ``t``.
 
     ln h(t) for the pair (c1, c2) = ln[(α+s−t)/(β+t)] + U(c1) + V(c2) and its slope is
     −1/(α+s−t) − 1/(β+t) + U'(c1) + V'(c2), so at the ends t = 0 and t = s every pair is settled
-    from (n, K) arrays instead of (n, K, K, d) ones. ``observed`` is (1, d, K) or (n, d, K).
+    from (n, K) arrays instead of (n, K, K, d) ones. ``observed`` is (1, d, K) or (n, d, K);
+    ``t`` (m,) the values of t, the leading axis of every result (m, n, K), so that one pass
+    serves both ends (each sum still runs over the features in order).
     """
     used = mask[:, :, None]                                   # (n, d, 1)
+    t = np.asarray(t, dtype=float)[:, None, None, None]       # (m, 1, 1, 1): results (m, n, K)
     with np.errstate(divide="ignore", invalid="ignore"):
-        same = observed == gathered
-        u = np.where(used, np.log(gathered) - np.log(observed + s - t), 0.0).sum(axis=1)
-        v = np.where(used & ~same, np.log(observed + t) - np.log(gathered + t), 0.0).sum(axis=1)
-        du = np.where(used, 1.0 / (observed + s - t), 0.0).sum(axis=1)
-        dv = np.where(used & ~same, 1.0 / (observed + t) - 1.0 / (gathered + t), 0.0).sum(axis=1)
+        differ = used & (observed != gathered)
+        u = _sum_over_features(np.where(used, np.log(gathered) - np.log(observed + s - t), 0.0))
+        v = _sum_over_features(np.where(differ, np.log(observed + t) - np.log(gathered + t), 0.0))
+        du = _sum_over_features(np.where(used, 1.0 / (observed + s - t), 0.0))
+        dv = _sum_over_features(np.where(differ, 1.0 / (observed + t) - 1.0 / (gathered + t), 0.0))
     return u, v, du, dv
+
+
+def _sum_over_features(terms: np.ndarray) -> np.ndarray:
+    """``terms.sum(axis=2)`` for (m, n, d, K) terms, feature after feature: the order in which NumPy
+    sums a middle axis (so the same bits), without its slow strided reduction."""
+    if terms.shape[2] == 0:
+        return np.zeros(terms.shape[:2] + terms.shape[3:])
+    total = terms[:, :, 0].copy()
+    for i in range(1, terms.shape[2]):
+        total += terms[:, :, i]
+    return total
 
 
 def dominance_from_counts(class_counts, gathered, observed, mask, s: float = 1.0,
@@ -223,8 +240,9 @@ def dominance_from_counts(class_counts, gathered, observed, mask, s: float = 1.0
     possible = (class_counts > 0) & ~np.any(mask[:, :, None] & (gathered == 0), axis=1)
     candidate = possible[:, :, None] & ~np.eye(K, dtype=bool)[None, :, :]   # (n, K, K)
     ends = {}
-    for t in (0.0, s):
-        u, v, du, dv = _class_sums(gathered, mask, observed, s, t)
+    sums = _class_sums(gathered, mask, observed, s, np.array([0.0, s]))
+    for end, t in enumerate((0.0, s)):
+        u, v, du, dv = (part[end] for part in sums)
         with np.errstate(divide="ignore", invalid="ignore"):
             value = np.log((alpha + s - t) / (beta + t)) + u[:, :, None] + v[:, None, :] - log_ratio
             slope = -1.0 / (alpha + s - t) - 1.0 / (beta + t) + du[:, :, None] + dv[:, None, :]

@@ -172,8 +172,12 @@ def jncc2_arff(source: Path, target: Path) -> None:
             out.write(pattern.sub(unquoted, line))
 
 
-def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> float:
-    """Wall seconds of one run of ``command``; a run that fails or does not write ``expected`` raises."""
+def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU (user + system, the process and its children) seconds of one run of ``command``;
+    a run that fails or does not write ``expected`` raises."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     if expected is not None and expected.exists():
         expected.unlink()
@@ -184,14 +188,16 @@ def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> flo
         raise RuntimeError(f"{' '.join(command[:3])} ... failed (exit {done.returncode}"
                            f"{', no ' + expected.name if expected is not None and not expected.is_file() else ''}):"
                            f"\n{tail}")
-    return seconds
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None) -> list[dict]:
-    """Whole-process wall times of the book's run and of JNCC2's ``cv`` on each dataset, alternately.
+    """Whole-process wall and CPU times of the book's run and of JNCC2's ``cv`` on each dataset, alternately.
 
-    One row per dataset: the shape, the median seconds of each program over ``repeats`` runs
-    (after one warm-up run of each) and the median of the per-pair ratios book / JNCC2.
+    One row per dataset: the shape, the median wall seconds of each program over ``repeats`` runs
+    (after one warm-up run of each), the median of the per-pair ratios book / JNCC2 of wall time
+    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core).
     """
     from credalbook.data import load
 
@@ -207,14 +213,15 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
             for repeat in range(repeats + 1):
                 for name, command, expected in (("book", book, None),
                                                 ("jncc2", jncc2, work / "ResultsTable.csv")):
-                    seconds = _seconds(command, work, expected)
+                    measured = _seconds(command, work, expected)
                     if repeat:
-                        times[name].append(seconds)
+                        times[name].append(measured)
         rows.append({"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
                      "numeric": len(data.numeric_features), "classes": len(data.classes),
-                     "book_seconds": statistics.median(times["book"]),
-                     "jncc2_seconds": statistics.median(times["jncc2"]),
-                     "ratio": statistics.median(b / j for b, j in zip(times["book"], times["jncc2"]))})
+                     "book_seconds": statistics.median(wall for wall, _ in times["book"]),
+                     "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
+                     "ratio": statistics.median(b[0] / j[0] for b, j in zip(times["book"], times["jncc2"])),
+                     "cpu_ratio": statistics.median(b[1] / j[1] for b, j in zip(times["book"], times["jncc2"]))})
     return rows
 
 
@@ -239,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
               f"{row['classes']:2d} classes: book {row['book_seconds']:7.2f} s, JNCC2 {row['jncc2_seconds']:7.2f} s, "
-              f"ratio {row['ratio']:.2f}")
+              f"ratio {row['ratio']:.2f} (CPU {row['cpu_ratio']:.2f})")
     if args.csv:
         import pandas as pd
 
