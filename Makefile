@@ -29,7 +29,7 @@ book: $(STAMP)
 ## Unit tests, property tests, benchmarks (run once, untimed) and every chapter: each chapter's test reads
 ## make book's execution when it is current, else nbval executes it. $(JOBS) pytest workers.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 ## Full-profile experiments: tidy CSVs with provenance in data/results/.
 reproduce: $(STAMP)
