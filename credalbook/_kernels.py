@@ -58,6 +58,22 @@ def _ones(word):  # pragma: no cover - compiled
     return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ones_before(end, words, tail, done, counted):  # pragma: no cover - compiled
+    """The ones before byte offset ``end`` of a 0/1 byte matrix read eight bytes at a time: those of
+    the whole words before it (counted from word ``done`` on, ``counted`` so far) plus those of the
+    leading bytes of its word. Returns (ones before ``end``, words counted, ones in them)."""
+    word_index, offset = end >> 3, end & 7
+    while done < word_index:
+        counted += _ones(words[done])
+        done += 1
+    before = counted
+    if offset:
+        word = words[word_index] if word_index < words.size else tail
+        before += _ones(word & ((np.uint64(1) << np.uint64(8 * offset)) - np.uint64(1)))
+    return before, done, counted
+
+
 @njit(cache=True, nogil=True)
 def row_sizes(words, tail, k, out):  # pragma: no cover - compiled
     """Fill ``out`` (n,) with the number of 1 bytes in each row of K bytes of a 0/1 byte matrix.
@@ -71,15 +87,7 @@ def row_sizes(words, tail, k, out):  # pragma: no cover - compiled
     counted = 0         # ones in them
     previous = 0        # ones before the current row
     for i in range(out.size):
-        end = (i + 1) * k
-        word_index, offset = end >> 3, end & 7
-        while done < word_index:
-            counted += _ones(words[done])
-            done += 1
-        before = counted
-        if offset:
-            word = words[word_index] if word_index < words.size else tail
-            before += _ones(word & ((np.uint64(1) << np.uint64(8 * offset)) - np.uint64(1)))
+        before, done, counted = _ones_before((i + 1) * k, words, tail, done, counted)
         out[i] = before - previous
         previous = before
 
@@ -99,15 +107,7 @@ def size_hit_counts(words, tail, matrix, labels, k):  # pragma: no cover - compi
     counted = 0
     previous = 0
     for i in range(labels.size):
-        end = (i + 1) * k
-        word_index, offset = end >> 3, end & 7
-        while done < word_index:
-            counted += _ones(words[done])
-            done += 1
-        before = counted
-        if offset:
-            word = words[word_index] if word_index < words.size else tail
-            before += _ones(word & ((np.uint64(1) << np.uint64(8 * offset)) - np.uint64(1)))
+        before, done, counted = _ones_before((i + 1) * k, words, tail, done, counted)
         counts[before - previous, matrix[i * k + labels[i]]] += 1
         previous = before
     return counts

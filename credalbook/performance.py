@@ -87,10 +87,14 @@ def _frames(X, y):
     return frame, pd.Series(pd.Categorical(y))
 
 
-def _naive_setup(n, k, rng):
-    X, y = _discrete(n + 1000, k, rng)
-    Xf, yf = _frames(X, y)
-    return Xf.iloc[:n], yf.iloc[:n], Xf.iloc[n:]
+def _nominal_setup(n_test: int):
+    """A setup of ``n`` nominal training instances and ``n_test`` test instances (DataFrames of Categoricals)."""
+    def setup(n, k, rng):
+        X, y = _discrete(n + n_test, k, rng)
+        Xf, yf = _frames(X, y)
+        return Xf.iloc[:n], yf.iloc[:n], Xf.iloc[n:]
+
+    return setup
 
 
 def _ncc_run(data):
@@ -98,12 +102,6 @@ def _ncc_run(data):
 
     X, y, X_test = data
     return NaiveCredalClassifier().fit(X, y).predict_set(X_test)
-
-
-def _lncc_setup(n, k, rng):
-    X, y = _discrete(n + 200, k, rng)
-    Xf, yf = _frames(X, y)
-    return Xf.iloc[:n], yf.iloc[:n], Xf.iloc[n:]
 
 
 def _lncc_run(data):
@@ -199,9 +197,9 @@ def _imcp_available() -> bool:
 #: The timed paths (NCC and LNCC on nominal data, MDL's cut points, the set measures and IMCP in one
 #: pass, the exact expected loss under a Beta-distributed cost proportion), by name.
 HOT_PATHS = {
-    "NCC fit + predict_set": HotPath("NCC on 10 nominal features, 1,000 test instances", _naive_setup, _ncc_run,
+    "NCC fit + predict_set": HotPath("NCC on 10 nominal features, 1,000 test instances", _nominal_setup(1_000), _ncc_run,
                                      sizes=(1_000, 10_000, 100_000, 1_000_000), ks=(2, 10)),
-    "LNCC predict_set": HotPath("LNCC on 10 nominal features, 200 test instances", _lncc_setup, _lncc_run,
+    "LNCC predict_set": HotPath("LNCC on 10 nominal features, 200 test instances", _nominal_setup(200), _lncc_run,
                                 sizes=(1_000, 10_000, 100_000), ks=(2, 10)),
     "MDL cut points": HotPath("MDL discretisation of one numeric feature", _mdl_setup, _mdl_run,
                               sizes=(1_000, 10_000, 100_000, 1_000_000), ks=(2, 10)),

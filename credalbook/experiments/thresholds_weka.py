@@ -24,12 +24,14 @@ declared with the values 0 and 1 in that order, where the R code keeps the order
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
-from credalbook.experiments.registry import Experiment, register
-from credalbook.experiments.thresholds import (BASELINES, CI_DATASETS, MODELS, SPLITS, _model_seed, binary_task,
-                                               datasets, evaluate_scores, fit_scores, split)
+from credalbook.experiments.registry import register
+from credalbook.experiments.thresholds import (BASELINES, MODELS, STUDY, _model_seed, binary_task, fit_scores, split,
+                                               split_rows)
 
 __all__ = ["WEKA_MODELS", "SEED_OPTIONS", "weka_options", "fit_scores_weka", "model_scores_weka", "run_split_weka",
            "STUDY_WEKA"]
@@ -118,15 +120,7 @@ def model_scores_weka(dataset: str, model: str, seed: int = 1, train_fraction: f
 
 def run_split_weka(dataset: str, seed: int) -> pd.DataFrame:
     """All 12 model types, Weka's learners, on one stratified 50/50 split of one dataset (a grid task)."""
-    X, y = binary_task(dataset)
-    train, test = split(y, seed)
-    rows = []
-    for model in MODELS:
-        s_train, s_test = fit_scores_weka(model, X.iloc[train], y[train], X.iloc[test],
-                                          seed=_model_seed(dataset, seed))
-        for row in evaluate_scores(y[train], s_train, y[test], s_test):
-            rows.append({"dataset": dataset, "split": seed, "model": model, **row})
-    return pd.DataFrame(rows)
+    return split_rows(dataset, seed, fit_scores_weka)
 
 
 def _weka_versions() -> dict:
@@ -136,16 +130,10 @@ def _weka_versions() -> dict:
 
 
 #: 26 datasets x 12 Weka models x 10 splits, 4 methods x 7 concentrations (Ferri et al. 2019, §6).
-STUDY_WEKA = register(Experiment(
-    name="ferri2019_thresholds_weka",
+#:
+#: The stand-ins' study with Weka's learners: the same grid, ci subset, keys and two workers (each loky
+#: worker starts its own JVM at its first task and keeps it for the tasks that follow).
+STUDY_WEKA = register(replace(
+    STUDY, name="ferri2019_thresholds_weka",
     description="Ferri et al. (2019) with Weka's learners: 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas",
-    task=run_split_weka,
-    grid=lambda: [{"dataset": d, "seed": s} for d in datasets() for s in range(1, SPLITS + 1)],
-    ci=lambda config: config["dataset"] in CI_DATASETS and config["seed"] == 1,
-    keys=("dataset", "split", "model", "gamma"),
-    columns=(),  # the rows name their dataset and split
-    version="1",
-    # each loky worker starts its own JVM at its first task and keeps it for the tasks that follow
-    options={"n_jobs": 2},
-    software=_weka_versions,
-))
+    task=run_split_weka, software=_weka_versions, _checked={}))
