@@ -133,3 +133,14 @@ def test_ranks_by_gamma_ranks_models_within_datasets_then_averages():
     assert ranks.loc["C", "0"] == 1.0 and ranks.loc["A", "0"] == 3.0
     with pytest.raises(ValueError, match="method must be one of"):
         th.ranks_by_gamma(pd.DataFrame(rows), method="cheapest")
+
+
+def test_ranks_by_gamma_and_its_figure_refuse_empty_input():
+    from credalbook.experiments import thresholds as th
+
+    only_baselines = pd.DataFrame([{"dataset": "d", "split": 1, "model": "Prior", "gamma": np.inf,
+                                    **{m: 0.1 for m in th.METHODS}}])
+    with pytest.raises(ValueError, match="no rows of a model type"):
+        th.ranks_by_gamma(only_baselines)
+    with pytest.raises(ValueError, match="arms must name"):
+        th.plot_ranks_by_gamma({})
