@@ -18,9 +18,10 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from credalbook.classifiers import (CostSensitiveNCC, CredalDecisionTree, CredalModelAveraging,
-                                    LazyNaiveCredalClassifier, NaiveBayes, NaiveCredalClassifier, NestedDichotomy,
-                                    NestedDichotomyForest, NonDeterministicClassifier, RejectionClassifier)
+from credalbook.classifiers import (ConformalSetClassifier, CostSensitiveNCC, CredalDecisionTree,
+                                    CredalModelAveraging, LazyNaiveCredalClassifier, NaiveBayes, NaiveCredalClassifier,
+                                    NestedDichotomy, NestedDichotomyForest, NonDeterministicClassifier,
+                                    RejectionClassifier, TemperatureScaledForest)
 from credalbook.experiments.protocols import clone_factory, cross_validate, stratified_folds
 from credalbook.metrics import utility_discounted_accuracy
 from credalbook.scoring import make_set_scorer
@@ -31,6 +32,11 @@ DISCRETE = [NaiveBayes(), NaiveCredalClassifier(), LazyNaiveCredalClassifier(), 
             CredalDecisionTree(), NestedDichotomy(random_state=0), NestedDichotomyForest(n_trees=5, random_state=0),
             CostSensitiveNCC()]
 WRAPPERS = [NonDeterministicClassifier(GaussianNB()), RejectionClassifier(GaussianNB())]
+# scikit-learn's checks fit on 10 to 30 instances, mostly of two classes: half of them conformalise
+# (MAPIE needs max(1/alpha, 1/(1 - alpha)) = 5 at a confidence level of 0.8), and LAC, as MAPIE
+# refuses APS for a binary target (tests/test_conformal.py covers APS and the defaults)
+CONFORMAL = [ConformalSetClassifier(GaussianNB(), confidence_level=0.8, calibration_size=0.5)]
+PRECISE = [TemperatureScaledForest(n_estimators=10, random_state=0)]
 TRANSFORMERS = [MDLDiscretizer(), CFSSelector()]
 
 NEGATIVE_CODES = ("codes are 0..m-1 and -1 marks a missing value: other negative codes are refused, and the "
@@ -49,12 +55,14 @@ EXPECTED_FAILURES = {
 def expected_failed_checks(estimator) -> dict[str, str]:
     if isinstance(estimator, MDLDiscretizer):
         return EXPECTED_FAILURES["MDLDiscretizer"]
-    if isinstance(estimator, (NonDeterministicClassifier, RejectionClassifier)):
+    if isinstance(estimator, (NonDeterministicClassifier, RejectionClassifier, ConformalSetClassifier,
+                              TemperatureScaledForest)):
         return EXPECTED_FAILURES["wrapper"]
     return EXPECTED_FAILURES["discrete"]
 
 
-@parametrize_with_checks(DISCRETE + WRAPPERS + TRANSFORMERS, expected_failed_checks=expected_failed_checks)
+@parametrize_with_checks(DISCRETE + WRAPPERS + CONFORMAL + PRECISE + TRANSFORMERS,
+                         expected_failed_checks=expected_failed_checks)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

@@ -13,6 +13,7 @@ from credalbook._lazy import lazy_names
 # Each name loads its module on first use (PEP 562), so that the array core
 # (:mod:`credalbook.classifiers.naive`) can be imported without scikit-learn.
 _HOMES = {
+    "ConformalSetClassifier": "conformal",
     "CostSensitiveNCC": "cost_sensitive",
     "CredalClassifierMixin": "base",
     "CredalDecisionTree": "credal_tree",
@@ -25,6 +26,8 @@ _HOMES = {
     "NonDeterministicClassifier": "ndc",
     "ProbabilisticSetClassifier": "base",
     "RejectionClassifier": "rejection",
+    "TemperatureScaledForest": "forest",
+    "conformal_split": "conformal",
 }
 
 __all__ = list(_HOMES)

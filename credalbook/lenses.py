@@ -1,0 +1,346 @@
+"""Every lens on the same predictions: the measures of the five source papers side by side (Part VII).
+
+A *lens* is one way of scoring what a classifier returned on a test fold: a set-valued
+prediction (discounted accuracy and its utilities, Zaffalon, Corani & Mauá 2012 §9; F₁ of a set,
+del Coz & Bahamonde 2009; determinacy and set size; coverage and size-stratified coverage,
+Angelopoulos & Bates 2023 §3; the p-discounted cost of Yang, Destercke & Masson 2017 §V), a
+probabilistic prediction (the certainty ratio C_ρ and IMCP, Aguilar-Ruiz 2025; the Brier score
+and log loss) or, on binary data, the expected loss of Ferri, Hernández-Orallo & Flach (2019,
+Eq. 7) when the cost proportion is only known up to a Beta(γ) uncertainty.
+
+:func:`fold_lenses` reads one fold's predictions once and returns every applicable lens:
+sums over the test instances where the lens is a mean over instances (so that folds pool
+exactly), the fold's value otherwise (:data:`LENSES` says which). :func:`dataset_scores` pools
+the folds of each dataset; :func:`rank_agreement`, :func:`order_flips` and
+:func:`friedman_by_lens` ask whether the lenses rank the classifiers the same way.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from credalbook._validation import check_scalar
+
+__all__ = ["Lens", "LENSES", "SET_LENSES", "PROBABILITY_LENSES", "SIZE_BINS", "MIN_BIN_COUNT", "P_DISCOUNT_R",
+           "EXPECTED_LOSS_GAMMA", "FOLD_COLUMNS", "fold_lenses", "dataset_scores", "score_table", "lens_ranks", "kendall_tau_b",
+           "rank_agreement", "order_flips", "friedman_by_lens", "plot_rank_correlations", "plot_order_flips"]
+
+
+@dataclass(frozen=True)
+class Lens:
+    """One measure of the benchmark: what it reads, its direction, how folds pool, and its source.
+
+    ``reads`` is ``"sets"`` (a set-valued prediction), ``"proba"`` (class probabilities) or
+    ``"binary"`` (the probability of the second class, two-class datasets only); ``pooling`` is
+    ``"sum"`` (the fold stores a sum over its instances, the dataset's value is the pooled sum over
+    the pooled count), ``"mean"`` (the mean of the fold values) or ``"bins"`` (size-stratified
+    coverage, pooled by set-size bin).
+    """
+
+    name: str
+    label: str
+    reads: str
+    higher_is_better: bool
+    pooling: str
+    source: str
+
+
+#: The p of the p-discounted cost of Yang et al. (2017, Eqs. 14-16), 0/1 costs, cautious variant.
+P_DISCOUNT_R = 0.5
+#: The γ of the Beta uncertainty on the cost proportion for the expected loss (Ferri et al. 2019, Eq. 7).
+EXPECTED_LOSS_GAMMA = 4.0
+#: Set-size bins of size-stratified coverage: sizes 1, 2 and 3 or more.
+SIZE_BINS = (1, 2, 3)
+#: Pooled instances a size bin needs to enter size-stratified coverage (smaller bins are left out).
+MIN_BIN_COUNT = 10
+
+#: Every lens of Part VII, by name.
+LENSES: dict[str, Lens] = {lens.name: lens for lens in (
+    Lens("discounted_accuracy", "discounted accuracy", "sets", True, "sum", "Zaffalon et al. 2012, §9 (u50)"),
+    Lens("u65", "u65", "sets", True, "sum", "Zaffalon et al. 2012, §9, Fig. 2"),
+    Lens("u80", "u80", "sets", True, "sum", "Zaffalon et al. 2012, §9, Fig. 2"),
+    Lens("f1", "F₁ of the set", "sets", True, "sum", "del Coz & Bahamonde 2009; Zaffalon et al. 2012, Eq. 9"),
+    Lens("determinacy", "determinacy", "sets", True, "sum", "Zaffalon et al. 2012, §9.1"),
+    Lens("set_size", "mean set size", "sets", False, "sum", "Angelopoulos & Bates 2023, §3"),
+    Lens("coverage", "coverage", "sets", True, "sum", "Angelopoulos & Bates 2023, §3"),
+    Lens("size_stratified_coverage", "size-stratified coverage", "sets", True, "bins",
+         "Angelopoulos & Bates 2023, §3"),
+    Lens("p_discounted_cost", "p-discounted 0/1 cost", "sets", False, "sum", "Yang et al. 2017, Eqs. 14-16"),
+    Lens("certainty_ratio", "certainty ratio C_ρ", "proba", True, "mean", "Aguilar-Ruiz 2025, Def. 15"),
+    Lens("imcp", "IMCP", "proba", True, "mean", "Aguilar-Ruiz 2025, Tables 2-6"),
+    Lens("brier", "Brier score", "proba", False, "sum", "Brier 1950"),
+    Lens("log_loss", "log loss", "proba", False, "sum", "Good 1952"),
+    Lens("expected_loss", "expected loss (γ = 4)", "binary", False, "mean", "Ferri et al. 2019, Eq. 7"),
+)}
+#: The lenses that read set-valued predictions.
+SET_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads == "sets")
+#: The lenses that read probabilities (all datasets, and binary ones only).
+PROBABILITY_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads != "sets")
+#: The columns :func:`fold_lenses` can return: the count, every lens but the pooled one, the size bins.
+FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.pooling != "bins")
+                + tuple(f"{kind}_size{size}" for size in SIZE_BINS for kind in ("n", "covered")))
+
+
+def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
+    """Every lens that applies to one fold's predictions, as a dict (sums for ``pooling="sum"``).
+
+    ``y_true`` (n,) class indices; ``sets`` (n, K) boolean, ``proba`` (n, K) rows summing to one;
+    at least one of them. The dict has ``n`` and, for sets, the counts and covered counts of each
+    size bin of :data:`SIZE_BINS` (what size-stratified coverage pools); ``expected_loss`` only
+    when K = 2.
+    """
+    from credalbook import certainty, costs, metrics
+    from credalbook.sets import check_targets_and_sets
+
+    if sets is None and proba is None:
+        raise ValueError("fold_lenses needs sets, proba or both")
+    out: dict[str, float] = {}
+    if sets is not None:
+        labels, matrix, sizes = check_targets_and_sets(y_true, sets)
+        k = matrix.shape[1]
+        summary = metrics.set_metrics(labels, matrix, utilities=(0.65, 0.8))
+        n = len(labels)
+        out["n"] = n
+        out.update({"discounted_accuracy": summary["discounted_accuracy"] * n, "u65": summary["u65"] * n,
+                    "u80": summary["u80"] * n, "f1": summary["f_beta"] * n,
+                    "determinacy": summary["determinacy"] * n, "set_size": summary["average_set_size"] * n,
+                    "coverage": summary["recall"] * n})
+        cost = 1.0 - np.eye(k)
+        out["p_discounted_cost"] = float(costs.set_costs(cost, labels, matrix, "p_discounted", r=P_DISCOUNT_R).sum())
+        covered = matrix[np.arange(n), labels]
+        for size, upper in zip(SIZE_BINS, SIZE_BINS[1:] + (k + 1,)):
+            in_bin = (sizes >= size) & (sizes < upper)
+            out[f"n_size{size}"] = int(in_bin.sum())
+            out[f"covered_size{size}"] = int((in_bin & covered).sum())
+    if proba is not None:
+        p = np.asarray(proba, dtype=float)
+        labels = np.asarray(y_true)
+        out["n"] = len(labels)
+        out["certainty_ratio"] = certainty.certainty_ratio(labels, p)
+        out["imcp"] = certainty.imcp_score(labels, p)
+        out["brier"] = certainty.brier_score(labels, p) * len(labels)
+        out["log_loss"] = certainty.log_loss(labels, p) * len(labels)
+        if p.ndim == 2 and p.shape[1] == 2:
+            from credalbook.costspace import expected_loss
+
+            out["expected_loss"] = expected_loss(labels, p[:, 1], "score-driven", EXPECTED_LOSS_GAMMA)
+    return out
+
+
+def _check_lens(lens: str) -> Lens:
+    if lens not in LENSES:
+        raise ValueError(f"lens must be one of {', '.join(LENSES)}, got {lens!r}")
+    return LENSES[lens]
+
+
+def dataset_scores(rows: pd.DataFrame) -> pd.DataFrame:
+    """Pool the folds of each (dataset, classifier): long rows ``dataset, classifier, lens, value``.
+
+    ``rows`` has the columns ``dataset``, ``classifier``, ``n`` and those of :func:`fold_lenses`;
+    a lens that does not apply to a classifier or dataset is empty there (NaN) and has no row in
+    the result. ``"sum"`` lenses are pooled sums over pooled counts, ``"mean"`` lenses the mean of
+    the fold values, and size-stratified coverage the least pooled coverage over the size bins
+    holding at least :data:`MIN_BIN_COUNT` instances (all non-empty bins if none does).
+    """
+    missing = {"dataset", "classifier", "n"} - set(rows.columns)
+    if missing:
+        raise ValueError(f"rows lacks the columns {sorted(missing)}")
+    groups = rows.groupby(["dataset", "classifier"], sort=False)
+    frames = []
+    for name, lens in LENSES.items():
+        if lens.pooling == "bins":
+            columns = [c for c in FOLD_COLUMNS if "_size" in c]
+            if not set(columns) <= set(rows.columns):
+                continue
+            pooled = groups[columns].sum(min_count=1).dropna()
+            counts = pooled[[f"n_size{s}" for s in SIZE_BINS]].to_numpy(float)
+            covered = pooled[[f"covered_size{s}" for s in SIZE_BINS]].to_numpy(float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rate = covered / counts
+            enough = counts >= MIN_BIN_COUNT
+            usable = np.where(enough.any(axis=1, keepdims=True), enough, counts > 0)
+            value = pd.Series(np.where(usable, rate, np.inf).min(axis=1), index=pooled.index)
+        elif name not in rows.columns:
+            continue
+        elif lens.pooling == "sum":
+            applies = rows[rows[name].notna()]
+            sums = applies.groupby(["dataset", "classifier"], sort=False)[[name, "n"]].sum()
+            value = sums[name] / sums["n"]
+        else:
+            value = rows[rows[name].notna()].groupby(["dataset", "classifier"], sort=False)[name].mean()
+        frames.append(value.rename("value").reset_index().assign(lens=name))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["dataset", "classifier", "lens", "value"]]
+
+
+def score_table(scores: pd.DataFrame, lens: str, classifiers=None) -> pd.DataFrame:
+    """Datasets × classifiers values of one lens (from :func:`dataset_scores`), on the datasets where
+    every classifier of ``classifiers`` (default: all that the lens scores) has a value."""
+    _check_lens(lens)
+    table = scores[scores["lens"] == lens].pivot(index="dataset", columns="classifier", values="value")
+    if classifiers is not None:
+        classifiers = list(classifiers)
+        unknown = [c for c in classifiers if c not in table.columns]
+        if unknown:
+            raise ValueError(f"classifiers {unknown} have no {lens!r} scores")
+        table = table[classifiers]
+    table = table.dropna()
+    if table.empty:
+        raise ValueError(f"no dataset has a {lens!r} score for every one of the classifiers")
+    return table
+
+
+def _rank_matrix(table: pd.DataFrame, lens: str) -> np.ndarray:
+    """Per-dataset ranks (1 = best, ties averaged), datasets × classifiers."""
+    signed = -table if LENSES[lens].higher_is_better else table
+    return signed.rank(axis=1, method="average").to_numpy()
+
+
+def lens_ranks(scores: pd.DataFrame, lenses, classifiers) -> pd.DataFrame:
+    """Lenses × classifiers: the mean rank of each classifier under each lens (Demšar 2006; 1 is the best)."""
+    classifiers = list(classifiers)
+    return pd.DataFrame([_rank_matrix(score_table(scores, lens, classifiers), lens).mean(axis=0) for lens in lenses],
+                        index=list(lenses), columns=classifiers)
+
+
+def kendall_tau_b(a, b) -> np.ndarray:
+    """Kendall's τ-b between the rankings ``a`` and ``b`` along the last axis (shapes (..., C)).
+
+    τ_b = Σ sign(a_i − a_j) sign(b_i − b_j) / sqrt(n_a n_b) over pairs i < j, with n_a and n_b
+    the pairs not tied in ``a`` and in ``b`` (Kendall 1945); ``scipy.stats.kendalltau`` is the
+    oracle of the tests.
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.shape[-1] < 2:
+        raise ValueError(f"a and b must have the same shape with at least two items, got {a.shape} and {b.shape}")
+    i, j = np.triu_indices(a.shape[-1], k=1)
+    sign_a, sign_b = np.sign(a[..., i] - a[..., j]), np.sign(b[..., i] - b[..., j])
+    denominator = np.sqrt((sign_a != 0).sum(axis=-1) * (sign_b != 0).sum(axis=-1))
+    if np.any(denominator == 0):
+        raise ValueError("Kendall's tau is undefined when one ranking ties every item")
+    return (sign_a * sign_b).sum(axis=-1) / denominator
+
+
+def rank_agreement(scores: pd.DataFrame, lenses, classifiers, *, n_boot: int = 2000, level: float = 0.95,
+                   seed: int = 0) -> pd.DataFrame:
+    """Kendall τ-b between the mean-rank orders of ``classifiers`` under each pair of ``lenses``.
+
+    For each pair, on the datasets both lenses score: τ of the two mean-rank vectors and a
+    percentile bootstrap interval at ``level`` from ``n_boot`` resamples of the datasets (the
+    same resamples for both lenses). Rows ``lens_a, lens_b, tau, low, high, n_datasets``.
+    """
+    check_scalar(n_boot, "n_boot", low=10, integer=True)
+    check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    lenses, classifiers = list(lenses), list(classifiers)
+    tables = {lens: score_table(scores, lens, classifiers) for lens in lenses}
+    rng = np.random.default_rng(seed)
+    rows = []
+    for x, lens_a in enumerate(lenses):
+        for lens_b in lenses[x + 1:]:
+            common = tables[lens_a].index.intersection(tables[lens_b].index)
+            ranks_a = _rank_matrix(tables[lens_a].loc[common], lens_a)
+            ranks_b = _rank_matrix(tables[lens_b].loc[common], lens_b)
+            tau = float(kendall_tau_b(ranks_a.mean(axis=0), ranks_b.mean(axis=0)))
+            draws = rng.integers(0, len(common), size=(n_boot, len(common)))
+            boot = kendall_tau_b(ranks_a[draws].mean(axis=1), ranks_b[draws].mean(axis=1))
+            low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+            rows.append({"lens_a": lens_a, "lens_b": lens_b, "tau": tau, "low": float(low), "high": float(high),
+                         "n_datasets": len(common)})
+    return pd.DataFrame(rows)
+
+
+def order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, alpha: float = 0.05) -> pd.DataFrame:
+    """The pairs of ``classifiers`` that ``lens_a`` and ``lens_b`` order differently (by mean rank).
+
+    Rows ``first, second`` (``first`` is better under ``lens_a``), the mean-rank differences
+    (second − first) under each lens, and whether each exceeds the Nemenyi critical difference
+    at ``alpha`` over the datasets both lenses score.
+    """
+    from credalbook.stats import nemenyi_critical_difference
+
+    classifiers = list(classifiers)
+    table_a, table_b = score_table(scores, lens_a, classifiers), score_table(scores, lens_b, classifiers)
+    common = table_a.index.intersection(table_b.index)
+    mean_a = _rank_matrix(table_a.loc[common], lens_a).mean(axis=0)
+    mean_b = _rank_matrix(table_b.loc[common], lens_b).mean(axis=0)
+    cd = nemenyi_critical_difference(len(classifiers), len(common), alpha)
+    rows = []
+    for i in range(len(classifiers)):
+        for j in range(i + 1, len(classifiers)):
+            gap_a, gap_b = mean_a[j] - mean_a[i], mean_b[j] - mean_b[i]
+            if gap_a * gap_b < 0:
+                first, second = (i, j) if gap_a > 0 else (j, i)
+                sign = 1.0 if gap_a > 0 else -1.0
+                rows.append({"first": classifiers[first], "second": classifiers[second],
+                             f"gap_{lens_a}": sign * gap_a, f"gap_{lens_b}": sign * gap_b,
+                             f"significant_{lens_a}": bool(abs(gap_a) > cd),
+                             f"significant_{lens_b}": bool(abs(gap_b) > cd)})
+    columns = ["first", "second", f"gap_{lens_a}", f"gap_{lens_b}", f"significant_{lens_a}", f"significant_{lens_b}"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def friedman_by_lens(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0.05) -> pd.DataFrame:
+    """Per lens: Friedman's test over datasets, the Nemenyi critical difference, the best classifier
+    by mean rank and those whose mean rank is within the critical difference of it (Demšar 2006)."""
+    from credalbook.stats import friedman_test, nemenyi_critical_difference
+
+    classifiers = list(classifiers)
+    rows = []
+    for lens in lenses:
+        table = score_table(scores, lens, classifiers)
+        signed = table if LENSES[lens].higher_is_better else -table
+        test = friedman_test(signed, alpha=alpha)
+        mean = pd.Series(_rank_matrix(table, lens).mean(axis=0), index=classifiers).sort_values()
+        cd = nemenyi_critical_difference(len(classifiers), len(table), alpha)
+        rows.append({"lens": lens, "n_datasets": len(table), "statistic": test.statistic, "pvalue": test.pvalue,
+                     "critical_difference": cd, "best": mean.index[0], "best_mean_rank": float(mean.iloc[0]),
+                     "not_worse_than_best": ", ".join(mean.index[mean - mean.iloc[0] <= cd])})
+    return pd.DataFrame(rows)
+
+
+def plot_rank_correlations(agreement: pd.DataFrame, ax=None):
+    """Heat map of Kendall's τ between lenses (the output of :func:`rank_agreement`), τ printed in each cell."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    lenses = list(dict.fromkeys(list(agreement["lens_a"]) + list(agreement["lens_b"])))
+    matrix = np.eye(len(lenses))
+    position = {lens: k for k, lens in enumerate(lenses)}
+    for row in agreement.itertuples():
+        matrix[position[row.lens_a], position[row.lens_b]] = matrix[position[row.lens_b], position[row.lens_a]] = row.tau
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH, COLUMN_WIDTH * 0.8))
+    image = ax.imshow(matrix, cmap="RdBu", vmin=-1, vmax=1)
+    labels = [LENSES[lens].label for lens in lenses]
+    ax.set_xticks(range(len(lenses)), labels, rotation=45, ha="right")
+    ax.set_yticks(range(len(lenses)), labels)
+    for (r, c), value in np.ndenumerate(matrix):
+        ax.text(c, r, f"{value:.2f}", ha="center", va="center", fontsize=8,
+                color="white" if abs(value) > 0.6 else "black")
+    ax.figure.colorbar(image, ax=ax, label="Kendall τ between mean-rank orders", shrink=0.8)
+    return ax
+
+
+def plot_order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, ax=None):
+    """Slope chart: each classifier's mean rank under ``lens_a`` (left) and ``lens_b`` (right);
+    crossing lines are order flips (:func:`order_flips`)."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    ranks = lens_ranks(scores, [lens_a, lens_b], classifiers)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH * 0.75, COLUMN_WIDTH * 0.8))
+    for name in ranks.columns:
+        left, right = ranks.loc[lens_a, name], ranks.loc[lens_b, name]
+        ax.plot([0, 1], [left, right], "o-", color="0.35", lw=1)
+        ax.annotate(name, (0, left), xytext=(-6, 0), textcoords="offset points", ha="right", va="center", fontsize=9)
+        ax.annotate(name, (1, right), xytext=(6, 0), textcoords="offset points", ha="left", va="center", fontsize=9)
+    ax.set_xticks([0, 1], [LENSES[lens_a].label, LENSES[lens_b].label])
+    ax.set_xlim(-0.6, 1.6)
+    ax.invert_yaxis()
+    ax.set_ylabel("mean rank (1 = best)")
+    return ax

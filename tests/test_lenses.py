@@ -1,0 +1,168 @@
+"""Part VII's lenses: fold values against direct computations, pooling, Kendall's τ against scipy, flips."""
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+
+from credalbook import lenses
+from credalbook.lenses import (LENSES, dataset_scores, fold_lenses, friedman_by_lens, kendall_tau_b, lens_ranks,
+                               order_flips, rank_agreement, score_table)
+
+
+def test_fold_lenses_on_a_worked_example():
+    # truth 0, 1, 2, 1; sets {0}, {0, 1}, {2}, {0, 2}: discounted accuracy 1, 1/2, 1, 0
+    y = np.array([0, 1, 2, 1])
+    sets = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1]], dtype=bool)
+    out = fold_lenses(y, sets)
+    assert out["n"] == 4
+    assert out["discounted_accuracy"] == pytest.approx(2.5)
+    assert out["u65"] == pytest.approx(1 + 0.65 + 1)  # u65(1/2) = 0.65
+    assert out["u80"] == pytest.approx(1 + 0.80 + 1)
+    assert out["f1"] == pytest.approx(1 + 2 / 3 + 1)  # F1 of a two-class set holding the truth: 2/3
+    assert out["determinacy"] == 2 and out["set_size"] == 6 and out["coverage"] == 3
+    # p-discounted 0/1 cost (Yang et al. 2017): a singleton hit costs 0, a miss 1
+    assert out["p_discounted_cost"] > 1.0
+    assert (out["n_size1"], out["covered_size1"], out["n_size2"], out["covered_size2"]) == (2, 2, 2, 1)
+    assert (out["n_size3"], out["covered_size3"]) == (0, 0)
+    assert "brier" not in out
+
+
+def test_fold_lenses_reads_probabilities_and_binary_expected_loss():
+    from credalbook.certainty import brier_score, imcp_score
+    from credalbook.costspace import expected_loss
+
+    rng = np.random.default_rng(0)
+    p1 = rng.uniform(size=40)
+    proba = np.column_stack([1 - p1, p1])
+    y = (rng.uniform(size=40) < p1).astype(int)
+    out = fold_lenses(y, proba=proba)
+    assert out["brier"] == pytest.approx(40 * brier_score(y, proba))
+    assert out["imcp"] == pytest.approx(imcp_score(y, proba))
+    assert out["expected_loss"] == pytest.approx(expected_loss(y, p1, "score-driven", lenses.EXPECTED_LOSS_GAMMA))
+    three = np.column_stack([proba * 0.5, np.full(40, 0.5)])
+    assert "expected_loss" not in fold_lenses(y, proba=three)
+
+
+def _rows():
+    """Two datasets, two folds, two classifiers; A is always right, B right on half."""
+    rows = []
+    for dataset in ("d1", "d2"):
+        for fold in (0, 1):
+            y = np.array([0, 1, 0, 1] * 3)
+            right = np.eye(2, dtype=bool)[y]
+            half = right.copy()
+            half[::2] = True  # two-class sets on every other instance
+            for name, sets in (("A", right), ("B", half)):
+                rows.append({"dataset": dataset, "fold": fold, "classifier": name, **fold_lenses(y, sets)})
+    return pd.DataFrame(rows)
+
+
+def test_dataset_scores_pool_sums_and_bins():
+    scores = dataset_scores(_rows())
+    value = scores.set_index(["dataset", "classifier", "lens"])["value"]
+    assert value[("d1", "A", "discounted_accuracy")] == pytest.approx(1.0)
+    assert value[("d1", "B", "discounted_accuracy")] == pytest.approx(0.75)
+    assert value[("d1", "B", "set_size")] == pytest.approx(1.5)
+    assert value[("d1", "B", "size_stratified_coverage")] == pytest.approx(1.0)
+    assert not scores["value"].isna().any()
+    assert "brier" not in set(scores["lens"])  # no probabilities given: no row, not NaN
+
+
+def test_size_stratified_coverage_is_the_worst_bin_with_enough_instances():
+    y = np.zeros(30, dtype=int)
+    sets = np.zeros((30, 3), dtype=bool)
+    sets[:20, 0] = True  # 20 correct singletons
+    sets[20:, 1:] = True  # 10 two-class sets, all missing the truth
+    rows = pd.DataFrame([{"dataset": "d", "fold": 0, "classifier": "C", **fold_lenses(y, sets)}])
+    value = dataset_scores(rows).set_index("lens")["value"]
+    assert value["coverage"] == pytest.approx(20 / 30)
+    assert value["size_stratified_coverage"] == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31 - 1), st.integers(min_value=2, max_value=8))
+def test_kendall_tau_b_matches_scipy(seed, n):
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 4, size=n).astype(float), rng.integers(0, 4, size=n).astype(float)
+    if len(set(a)) < 2 or len(set(b)) < 2:
+        with pytest.raises(ValueError, match="undefined"):
+            kendall_tau_b(a, b)
+        return
+    assert kendall_tau_b(a, b) == pytest.approx(sps.kendalltau(a, b).statistic)
+
+
+def _scores(n_datasets=20, seed=1):
+    """Three classifiers; lens u65 favours C1 > C2 > C3, set_size (lower is better) reverses it."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in range(n_datasets):
+        for c, base in (("C1", 0.9), ("C2", 0.8), ("C3", 0.7)):
+            noise = rng.normal(scale=0.02)
+            rows.append({"dataset": f"d{d}", "classifier": c, "lens": "u65", "value": base + noise})
+            rows.append({"dataset": f"d{d}", "classifier": c, "lens": "set_size", "value": 1 + base + noise})
+            rows.append({"dataset": f"d{d}", "classifier": c, "lens": "u80", "value": base + 2 * noise})
+    return pd.DataFrame(rows)
+
+
+def test_rank_agreement_sees_agreement_and_reversal():
+    scores = _scores()
+    agreement = rank_agreement(scores, ["u65", "u80", "set_size"], ["C1", "C2", "C3"], n_boot=200)
+    tau = agreement.set_index(["lens_a", "lens_b"])["tau"]
+    assert tau[("u65", "u80")] == pytest.approx(1.0)
+    assert tau[("u65", "set_size")] == pytest.approx(-1.0)
+    row = agreement.set_index(["lens_a", "lens_b"]).loc[("u65", "set_size")]
+    assert row["low"] <= row["tau"] <= row["high"]
+
+
+def test_order_flips_and_friedman():
+    scores = _scores()
+    flips = order_flips(scores, "u65", "set_size", ["C1", "C2", "C3"])
+    assert len(flips) == 3  # every pair reverses
+    first = flips.set_index(["first", "second"]).loc[("C1", "C3")]
+    assert first["gap_u65"] == pytest.approx(2.0) and first["gap_set_size"] == pytest.approx(-2.0)
+    assert bool(first["significant_u65"])
+    assert order_flips(scores, "u65", "u80", ["C1", "C2", "C3"]).empty
+    table = friedman_by_lens(scores, ["u65", "set_size"], ["C1", "C2", "C3"]).set_index("lens")
+    assert table.loc["u65", "best"] == "C1" and table.loc["set_size", "best"] == "C3"
+    assert table.loc["u65", "pvalue"] < 0.001
+    ranks = lens_ranks(scores, ["u65"], ["C1", "C2", "C3"])
+    assert list(ranks.loc["u65"]) == [1.0, 2.0, 3.0]
+
+
+class TestBadInput:
+    def test_fold_lenses_needs_something(self):
+        with pytest.raises(ValueError, match="sets, proba"):
+            fold_lenses([0, 1])
+
+    def test_empty_sets_are_refused(self):
+        with pytest.raises(ValueError, match="empty"):
+            fold_lenses([0, 1], np.array([[1, 0], [0, 0]], dtype=bool))
+
+    def test_unknown_lens_and_classifier(self):
+        scores = _scores()
+        with pytest.raises(ValueError, match="lens must be one of"):
+            score_table(scores, "accuracy")
+        with pytest.raises(ValueError, match=r"\['C9'\]"):
+            score_table(scores, "u65", ["C1", "C9"])
+
+    def test_rows_without_keys(self):
+        with pytest.raises(ValueError, match="lacks the columns"):
+            dataset_scores(pd.DataFrame({"dataset": ["d"], "n": [1]}))
+
+    def test_kendall_shapes(self):
+        with pytest.raises(ValueError, match="same shape"):
+            kendall_tau_b([1, 2, 3], [1, 2])
+
+    def test_bootstrap_parameters(self):
+        with pytest.raises(ValueError, match="n_boot"):
+            rank_agreement(_scores(), ["u65", "u80"], ["C1", "C2"], n_boot=1)
+        with pytest.raises(ValueError, match="level"):
+            rank_agreement(_scores(), ["u65", "u80"], ["C1", "C2"], level=1.5)
+
+
+def test_every_lens_declares_a_known_reading_and_pooling():
+    for lens in LENSES.values():
+        assert lens.reads in {"sets", "proba", "binary"}
+        assert lens.pooling in {"sum", "mean", "bins"}
