@@ -25,7 +25,9 @@ from credalbook._validation import check_scalar
 
 __all__ = ["Lens", "LENSES", "SET_LENSES", "PROBABILITY_LENSES", "SIZE_BINS", "MIN_BIN_COUNT", "P_DISCOUNT_R",
            "EXPECTED_LOSS_GAMMA", "FOLD_COLUMNS", "fold_lenses", "dataset_scores", "score_table", "lens_ranks", "kendall_tau_b",
-           "rank_agreement", "order_flips", "friedman_by_lens", "plot_rank_correlations", "plot_order_flips"]
+           "rank_agreement", "order_flips", "friedman_by_lens", "lens_means", "lens_table", "utility_lines", "utility_agreement_path",
+           "plot_utility_agreement_path", "plot_lens_ranks", "plot_rank_correlations",
+           "plot_order_flips"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,14 @@ PROBABILITY_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads !
 #: The columns :func:`fold_lenses` can return: the count, every lens but the pooled one, the size bins.
 FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.pooling != "bins")
                 + tuple(f"{kind}_size{size}" for size in SIZE_BINS for kind in ("n", "covered")))
+
+
+def lens_table() -> pd.DataFrame:
+    """The lenses as a table: name, what each reads, which direction is better, and its source."""
+    reads = {"sets": "set", "proba": "probabilities", "binary": "probabilities, two classes"}
+    return pd.DataFrame([{"lens": lens.label, "reads": reads[lens.reads],
+                          "better": "higher" if lens.higher_is_better else "lower", "source": lens.source}
+                         for lens in LENSES.values()])
 
 
 def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
@@ -298,6 +308,94 @@ def friedman_by_lens(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0
                      "critical_difference": cd, "best": mean.index[0], "best_mean_rank": float(mean.iloc[0]),
                      "not_worse_than_best": ", ".join(mean.index[mean - mean.iloc[0] <= cd])})
     return pd.DataFrame(rows)
+
+
+def lens_means(scores: pd.DataFrame, lenses, classifiers) -> pd.DataFrame:
+    """Classifiers × lenses: each lens's mean value over the datasets where it scores every classifier."""
+    classifiers = list(classifiers)
+    return pd.DataFrame({lens: score_table(scores, lens, classifiers).mean(axis=0) for lens in lenses})
+
+
+def utility_lines(scores: pd.DataFrame, classifiers) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(A, B), classifiers × datasets: the lines U(v) = A + 4vB of every utility of discounted accuracy
+    with u(1/2) = v, recovered from the u65 and u80 lenses
+    (:func:`credalbook.risk_aversion.coefficients_from_utilities`, Proposition R1)."""
+    from credalbook.risk_aversion import coefficients_from_utilities
+
+    u65, u80 = score_table(scores, "u65", classifiers), score_table(scores, "u80", classifiers)
+    common = u65.index.intersection(u80.index)
+    A, B = coefficients_from_utilities(u65.loc[common].to_numpy().T, u80.loc[common].to_numpy().T)
+    return (pd.DataFrame(A, index=u65.columns, columns=common), pd.DataFrame(B, index=u65.columns, columns=common))
+
+
+def utility_agreement_path(scores: pd.DataFrame, against, classifiers, v_grid) -> pd.DataFrame:
+    """Kendall τ between the ranking of the utility with u(1/2) = v and that of each lens of ``against``,
+    for each v of ``v_grid`` (rows) — where a risk aversion sits between the other lenses.
+
+    The utility's per-dataset values are the lines of :func:`utility_lines`; mean ranks over the
+    datasets every lens scores, as in :func:`rank_agreement`.
+    """
+    from credalbook._validation import check_array
+
+    v_grid = check_array(v_grid, "v_grid", ndim=1)
+    if np.any((v_grid < 0.5) | (v_grid >= 1)):
+        raise ValueError("v_grid must lie in [0.5, 1): u(1/2) of a risk-averse utility")
+    classifiers, against = list(classifiers), list(against)
+    A, B = utility_lines(scores, classifiers)
+    tables = {lens: score_table(scores, lens, classifiers) for lens in against}
+    common = A.columns
+    for table in tables.values():
+        common = common.intersection(table.index)
+    A, B = A[common].to_numpy(), B[common].to_numpy()
+    other = {lens: _rank_matrix(table.loc[common], lens).mean(axis=0) for lens, table in tables.items()}
+    rows = []
+    for v in v_grid:
+        utility = pd.DataFrame((A + 4 * v * B).T, columns=classifiers)
+        mean = (-utility).rank(axis=1, method="average").to_numpy().mean(axis=0)
+        rows.append({"v": float(v), **{lens: float(kendall_tau_b(mean, other[lens])) for lens in against}})
+    return pd.DataFrame(rows)
+
+
+def plot_utility_agreement_path(path: pd.DataFrame, ax=None):
+    """Kendall τ of u_v's ranking with each lens, against v (the output of :func:`utility_agreement_path`)."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 3.6))
+    for lens in path.columns.drop("v"):
+        ax.plot(path["v"], path[lens], label=LENSES[lens].label, lw=1.8)
+    ax.axhline(0, color="0.6", lw=0.8)
+    for v, name in ((0.5, "u50"), (0.65, "u65"), (0.8, "u80")):
+        ax.axvline(v, color="0.85", lw=0.8, zorder=0)
+        ax.annotate(name, (v, 1.0), xytext=(2, -2), textcoords="offset points", fontsize=9, va="top")
+    ax.set_ylim(-1.05, 1.05)
+    ax.set_xlabel("risk aversion v = u(1/2)")
+    ax.set_ylabel("Kendall τ with u_v's ranking")
+    ax.legend(fontsize=9, frameon=False, loc="lower left")
+    return ax
+
+
+def plot_lens_ranks(ranks: pd.DataFrame, ax=None):
+    """Heat map of mean ranks, classifiers (rows) × lenses (columns), from :func:`lens_ranks`; each
+    lens's best classifier is framed."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    from credalbook.style import COLUMN_WIDTH
+
+    matrix = ranks.T
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.32 * len(matrix) + 1.8))
+    image = ax.imshow(matrix.to_numpy(), cmap="viridis_r", aspect="auto")
+    ax.set_xticks(range(matrix.shape[1]), [LENSES[lens].label for lens in matrix.columns], rotation=45, ha="right")
+    ax.set_yticks(range(matrix.shape[0]), matrix.index)
+    for column, lens in enumerate(matrix.columns):
+        best = int(np.argmin(matrix[lens].to_numpy()))
+        ax.add_patch(Rectangle((column - 0.5, best - 0.5), 1, 1, fill=False, edgecolor="red", lw=2))
+    ax.figure.colorbar(image, ax=ax, label="mean rank (1 = best)", shrink=0.8)
+    return ax
 
 
 def plot_rank_correlations(agreement: pd.DataFrame, ax=None):

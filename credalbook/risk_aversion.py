@@ -42,7 +42,7 @@ from credalbook.sets import check_targets_and_sets
 
 __all__ = ["V_MIN", "V_MAX", "CROSSING_TOL", "RiskAversion", "utility_coefficients", "coefficients_from_utilities",
            "mean_utility", "crossing_point", "probability_better", "RankPath", "rank_path", "mean_ranks_at",
-           "probability_best"]
+           "probability_best", "plot_rank_path"]
 
 #: The smallest risk aversion v = u(1/2) (the linear utility, discounted accuracy; Section 9).
 V_MIN = 0.5
@@ -497,3 +497,34 @@ def probability_best(A, B, distribution: RiskAversion, by: str = "utility") -> n
     elif by != "rank":
         raise ValueError(f"by must be 'utility' or 'rank', got {by!r}")
     return _rank_path(A, B, *distribution.support).best_probabilities(distribution)
+
+
+def plot_rank_path(path: RankPath, names, distributions: dict | None = None, axes=None):
+    """Each classifier's mean rank as a step function of v (top) over the densities of v (bottom).
+
+    ``path`` from :func:`rank_path`, ``names`` one label per classifier, ``distributions`` a dict
+    label → :class:`RiskAversion` drawn in the lower panel; returns the two axes.
+    """
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    names = list(names)
+    if len(names) != path.ranks.shape[1]:
+        raise ValueError(f"names has {len(names)} labels for {path.ranks.shape[1]} classifiers")
+    if axes is None:
+        _, axes = plt.subplots(2, 1, figsize=(COLUMN_WIDTH, 5.2), sharex=True, height_ratios=(3, 1))
+    top, bottom = axes
+    for c, name in enumerate(names):
+        top.stairs(path.ranks[:, c], path.edges, label=name, lw=1.6)
+    top.invert_yaxis()
+    top.set_ylabel("mean rank (1 = best)")
+    top.legend(ncol=4, fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    grid = np.linspace(*path.support, 400)
+    for label, distribution in (distributions or {}).items():
+        bottom.plot(grid, distribution.pdf(grid), label=label)
+    if distributions:
+        bottom.legend(fontsize=9, frameon=False)
+    bottom.set_ylabel("density")
+    bottom.set_xlabel("risk aversion v = u(1/2)")
+    return axes

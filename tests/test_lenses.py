@@ -166,3 +166,41 @@ def test_every_lens_declares_a_known_reading_and_pooling():
     for lens in LENSES.values():
         assert lens.reads in {"sets", "proba", "binary"}
         assert lens.pooling in {"sum", "mean", "bins"}
+
+
+def test_utility_lines_recover_every_utility():
+    from credalbook.metrics import utility_discounted_accuracy_scores
+    from credalbook.risk_aversion import mean_utility
+
+    rng = np.random.default_rng(3)
+    rows = []
+    truth = {}
+    for dataset in ("d1", "d2"):
+        y = rng.integers(0, 3, size=50)
+        for name in ("A", "B"):
+            sets = rng.uniform(size=(50, 3)) < 0.5
+            sets[np.arange(50), rng.integers(0, 3, size=50)] = True
+            truth[(dataset, name)] = (y, sets)
+            rows.append({"dataset": dataset, "fold": 0, "classifier": name, **fold_lenses(y, sets)})
+    A, B = lenses.utility_lines(dataset_scores(pd.DataFrame(rows)), ["A", "B"])
+    for (dataset, name), (y, sets) in truth.items():
+        for v in (0.5, 0.72, 0.9):
+            expected = utility_discounted_accuracy_scores(y, sets, u=v).mean()
+            assert mean_utility(A.loc[name, dataset], B.loc[name, dataset], v) == pytest.approx(expected)
+
+
+def test_figures_draw_one_mark_per_classifier_and_lens():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scores = _scores()
+    classifiers = ["C1", "C2", "C3"]
+    ax = lenses.plot_order_flips(scores, "u65", "set_size", classifiers)
+    assert len(ax.lines) == 3
+    ax = lenses.plot_rank_correlations(rank_agreement(scores, ["u65", "u80", "set_size"], classifiers, n_boot=50))
+    assert len(ax.texts) == 9
+    ax = lenses.plot_lens_ranks(lens_ranks(scores, ["u65", "set_size"], classifiers))
+    assert len(ax.patches) == 2  # one frame per lens, around its winner
+    plt.close("all")

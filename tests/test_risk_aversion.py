@@ -569,3 +569,38 @@ class TestBadInput:
             theory.mean_rank_expr(theory.EXAMPLE_A, [[0, 0]])
         with pytest.raises(ValueError, match="n_instances"):
             theory.mean_utility_line(0)
+
+
+def test_plot_rank_path_draws_each_classifier_and_density():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from credalbook.risk_aversion import RiskAversion, plot_rank_path, rank_path
+
+    A = np.array([[0.2, 0.1], [0.1, 0.3], [0.15, 0.2]])
+    B = np.array([[0.0, 0.05], [0.05, 0.0], [0.02, 0.02]])
+    path = rank_path(A, B, RiskAversion.uniform())
+    top, bottom = plot_rank_path(path, ["a", "b", "c"], {"uniform": RiskAversion.uniform()})
+    assert len(top.patches) == 3 and len(bottom.lines) == 1
+    with pytest.raises(ValueError, match="names"):
+        plot_rank_path(path, ["a", "b"])
+    plt.close("all")
+
+
+def test_p_discounted_cost_with_r_half_is_one_minus_u75():
+    """Proposition R6 against the costs module: Yang et al.'s cost (0/1, r = 1/2) = 1 − u_{3/4}(x) on any sets."""
+    from credalbook.costs import set_costs
+    from credalbook.metrics import utility_discounted_accuracy_scores
+    from credalbook.theory.risk_aversion import check_p_discounted_is_a_utility
+
+    result = check_p_discounted_is_a_utility()
+    assert result["r_half_is_u75"] and result["matches_power_mean"]
+    rng = np.random.default_rng(5)
+    for k in (2, 3, 6):
+        sets = rng.uniform(size=(300, k)) < 0.4
+        sets[np.arange(300), rng.integers(0, k, size=300)] = True
+        y = rng.integers(0, k, size=300)
+        cost = set_costs(1 - np.eye(k), y, sets, "p_discounted", r=0.5)
+        assert np.allclose(cost, 1 - utility_discounted_accuracy_scores(y, sets, u=0.75))

@@ -16,7 +16,8 @@ Protocol:
   confidence 0.80, 0.90 and 0.95 (:class:`credalbook.classifiers.conformal.ConformalSetClassifier`,
   a quarter of the training fold held out to conformalise; an empty LAC set becomes RF's most
   probable class, and the rows count how often; too small a conformalisation part gives vacuous
-  sets; APS only on datasets of three classes or more, as MAPIE refuses it on two);
+  sets; APS only on datasets whose every conformalisation part holds three classes, as MAPIE
+  refuses it on two, :func:`aps_applies`);
 - every classifier predicts the fold once: its set (a precise classifier's is its predicted
   class) and, for NBC, CMA (the model average at the centre of its intervals) and RF, its
   probabilities; :func:`credalbook.lenses.fold_lenses` then reads every lens from them.
@@ -36,7 +37,7 @@ from credalbook.experiments.registry import Experiment, register
 from credalbook.lenses import FOLD_COLUMNS
 
 __all__ = ["PRECISE", "CREDAL", "CONFORMAL", "CLASSIFIERS", "PROBABILISTIC", "CONFIDENCE_LEVELS",
-           "CONFORMITY_SCORES", "S", "CI_DATASETS", "NAME", "FAMILIES", "coded", "fold_predictions",
+           "CONFORMITY_SCORES", "PANEL", "S", "aps_applies", "CI_DATASETS", "NAME", "FAMILIES", "DESCRIPTIONS", "classifier_table", "coded", "fold_predictions",
            "evaluate_fold", "SYNTHESIS"]
 
 #: The precise baselines: naive Bayes and the calibrated random forest.
@@ -52,16 +53,38 @@ CONFORMAL = tuple(f"CP-{score.upper()}-{round(100 * level)}" for score in CONFOR
                   for level in CONFIDENCE_LEVELS)
 #: Every classifier of the benchmark.
 CLASSIFIERS = PRECISE + CREDAL + CONFORMAL
+#: The classifiers every dataset scores (APS needs three classes): the panel the lenses rank.
+PANEL = tuple(c for c in CLASSIFIERS if not c.startswith("CP-APS"))
 #: The classifiers whose probabilities the probability lenses read.
 PROBABILISTIC = ("NBC", "CMA", "RF")
 #: The family of each classifier (precise, credal, conformal), for tables and figures.
 FAMILIES = {**{c: "precise" for c in PRECISE}, **{c: "credal" for c in CREDAL}, **{c: "conformal" for c in CONFORMAL}}
+#: What each classifier is, in a few words (the page's table of classifiers).
+DESCRIPTIONS = {
+    "NBC": "naive Bayes, Laplace prior (Part II)",
+    "RF": "random forest, 100 trees, temperature-calibrated on its out-of-bag votes",
+    "NCC": "naive credal classifier (Part II)",
+    "LNCC": "lazy NCC (Part III)",
+    "CMA": "credal model averaging (Part III)",
+    "CDT": "credal decision tree (Part III)",
+    "IND": "imprecise nested dichotomies, 10 random trees (Part IV)",
+    "NDC": "naive Bayes's top classes maximising expected F1 (Part II)",
+    "NBC-reject": "naive Bayes, or all classes when its top posterior is below 0.8 (Part II)",
+    **{name: f"split-conformal {name.split('-')[1]} sets on RF, confidence 0.{name.split('-')[2]}"
+       for name in CONFORMAL},
+}
 #: The IDM's s of every credal classifier here (Part III's value).
 S = 1.0
 #: The datasets of the ci profile (small, two to four classes, as Part III's).
 CI_DATASETS = ("contact-lenses", "iris", "labor")
 #: Name of the experiment (its stored rows and provenance).
 NAME = "synthesis_benchmark"
+
+
+def classifier_table() -> pd.DataFrame:
+    """The classifiers of the benchmark: name, family and what each is."""
+    return pd.DataFrame([{"classifier": name, "family": FAMILIES[name], "what it is": DESCRIPTIONS[name]}
+                         for name in CLASSIFIERS])
 
 
 def coded(X: pd.DataFrame) -> np.ndarray:
@@ -82,6 +105,18 @@ def _singletons(index: np.ndarray, n_classes: int) -> np.ndarray:
     sets = np.zeros((len(index), n_classes), dtype=bool)
     sets[np.arange(len(index)), index] = True
     return sets
+
+
+def aps_applies(codes: np.ndarray) -> bool:
+    """Whether a dataset gets APS sets: every training fold has three classes of at least two instances,
+    so that every conformalisation part holds three classes (MAPIE refuses APS on fewer;
+    :func:`credalbook.classifiers.conformal.conformal_split` sends one of a class's m ≥ 2 instances
+    or more to it). Decided per dataset, so that a dataset has APS rows on all folds or none."""
+    for fold in range(benchmark.N_FOLDS):
+        train, _ = benchmark.fold_indices(codes, 0, fold)
+        if (np.bincount(codes[train]) >= 2).sum() < 3:
+            return False
+    return True
 
 
 def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, dict, dict]:
@@ -120,7 +155,7 @@ def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, d
     proba["RF"] = _all_columns(forest.predict_proba(A_test), forest.classes_.astype(int), k)
     sets["RF"] = _singletons(proba["RF"].argmax(axis=1), k)
     seconds["RF"] = time.perf_counter() - start
-    for score in CONFORMITY_SCORES if k > 2 else ("lac",):  # MAPIE refuses APS on two classes
+    for score in CONFORMITY_SCORES if aps_applies(codes) else ("lac",):
         for level in CONFIDENCE_LEVELS:
             name = f"CP-{score.upper()}-{round(100 * level)}"
             start = time.perf_counter()
@@ -153,13 +188,13 @@ def _grid() -> list[dict]:
     return [{"dataset": d, "fold": f} for d in benchmark.available_datasets() for f in range(benchmark.N_FOLDS)]
 
 
-#: Part VII's benchmark: 17 classifiers, 54 datasets, ten folds, every lens (one row per dataset, fold, classifier).
+#: Part VII's benchmark: 15 classifiers, 54 datasets, ten folds, every lens (one row per dataset, fold, classifier).
 SYNTHESIS = register(Experiment(
     name=NAME,
     description="Part VII: precise, credal and conformal classifiers on Part III's folds, every lens",
     task=evaluate_fold,
     grid=_grid,
-    ci=lambda config: config["dataset"] in CI_DATASETS and config["fold"] < 2,
+    ci=lambda config: config["dataset"] in CI_DATASETS and config["fold"] == 0,
     keys=("dataset", "fold", "classifier"),
     values=("n_empty",) + FOLD_COLUMNS,  # not the timings
     atol=1e-6,

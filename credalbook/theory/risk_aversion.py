@@ -48,7 +48,8 @@ __all__ = ["V", "T", "ALPHA", "BETA", "V_LOW", "V_HIGH", "DELTA_A", "DELTA_B", "
            "check_probability_better", "median_mean_disagreement_example", "check_median_mean_disagreement",
            "mean_over_datasets_line", "check_mean_over_datasets_affine", "mean_rank_expr",
            "exact_crossing_points", "exact_rank_path", "check_rank_piecewise_constant", "exact_probability_best",
-           "EXAMPLE_A", "EXAMPLE_B", "check_expected_rank_not_rank_at_mean", "risk_aversion_latex"]
+           "EXAMPLE_A", "EXAMPLE_B", "check_expected_rank_not_rank_at_mean", "risk_aversion_latex", "R",
+           "p_discounted_gain", "check_p_discounted_is_a_utility"]
 
 #: The risk aversion v = u(1/2) of the quadratic utility (Section 9, Fig. 2).
 V = sp.Symbol("v", positive=True)
@@ -515,3 +516,37 @@ def risk_aversion_latex() -> dict[str, str]:
             "crossing": r"D(v) = " + sp.latex(difference_line()) + r" = 4\Delta_B\,(v - v^*),\quad v^* = "
                         + sp.latex(crossing_point_expr()),
             "probability": r"P(U_a > U_b) = " + sp.latex(probability_better_expr())}
+
+
+#: The parameter r of the p-discounted costs (Yang, Destercke & Masson 2017, Eqs. 14-16).
+R = sp.Symbol("r", positive=True)
+
+
+def p_discounted_gain(k=None, r=R) -> sp.Expr:
+    """1 − the p-discounted 0/1 cost of a set of ``k`` classes holding the truth (Yang et al. 2017, Eqs. 14-16).
+
+    The cost is the power mean of order p = 1 − r of the members' 0/1 costs, one 0 (the truth)
+    and k − 1 ones: ((k − 1)/k)^(1/p). With ``k=None`` the gain is written in the set's
+    discounted accuracy x = 1/k: 1 − (1 − x)^(1/(1 − r)) (Proposition R6).
+    """
+    size = sp.Symbol("k", positive=True, integer=True) if k is None else sp.Integer(k)
+    p = 1 - r
+    power_mean = ((size - 1) * sp.Integer(1) ** p / size + 0) ** (1 / p)  # 0**p = 0 for p > 0
+    gain = 1 - power_mean
+    return sp.simplify(gain.subs(size, 1 / X)) if k is None else gain
+
+
+def check_p_discounted_is_a_utility() -> dict:
+    """Proposition R6: with 0/1 costs, 1 − p-discounted cost is a utility g_r of discounted accuracy,
+    g_r(x) = 1 − (1 − x)^(1/(1 − r)); for r = 1/2 it is exactly u_v with v = 3/4, so that cost and
+    u75 order any two classifiers alike; on two-class data (x in {0, 1/2, 1}) every r orders like
+    u_v with v = g_r(1/2) = 1 − 2^(−1/(1 − r)).
+
+    Returns ``gain`` (g_r(x)), ``r_half_is_u75`` (g_{1/2} − u_{3/4} simplifies to 0), ``binary_v``
+    (g_r(1/2)) and ``matches_power_mean`` (the closed form equals the power mean for k = 2..6).
+    """
+    gain = p_discounted_gain()
+    at_half = sp.simplify(gain.subs(R, sp.Rational(1, 2)) - quadratic_through(sp.Rational(3, 4)))
+    closed = [sp.simplify(gain.subs(X, sp.Rational(1, k)) - p_discounted_gain(k)) == 0 for k in range(2, 7)]
+    return {"gain": gain, "r_half_is_u75": at_half == 0, "binary_v": sp.simplify(gain.subs(X, sp.Rational(1, 2))),
+            "matches_power_mean": all(closed)}
