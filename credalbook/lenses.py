@@ -25,7 +25,7 @@ from credalbook._validation import check_scalar
 
 __all__ = ["Lens", "LENSES", "SET_LENSES", "PROBABILITY_LENSES", "SIZE_BINS", "MIN_BIN_COUNT", "P_DISCOUNT_R",
            "EXPECTED_LOSS_GAMMA", "FOLD_COLUMNS", "fold_lenses", "dataset_scores", "score_table", "lens_ranks", "kendall_tau_b",
-           "rank_agreement", "order_flips", "friedman_by_lens", "lens_means", "lens_table", "utility_lines", "utility_agreement_path",
+           "rank_agreement", "order_flips", "friedman_by_lens", "lens_means", "lens_table", "utility_lines", "utility_agreement_path", "coverage_by_size", "plot_coverage_by_size",
            "plot_utility_agreement_path", "plot_lens_ranks", "plot_rank_correlations",
            "plot_order_flips"]
 
@@ -99,7 +99,8 @@ def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
     ``y_true`` (n,) class indices; ``sets`` (n, K) boolean, ``proba`` (n, K) rows summing to one;
     at least one of them. The dict has ``n`` and, for sets, the counts and covered counts of each
     size bin of :data:`SIZE_BINS` (what size-stratified coverage pools); ``expected_loss`` only
-    when K = 2.
+    when K = 2 and the fold holds both classes (Ferri et al.'s cost lines need both), so that a
+    dataset's expected loss is the mean over its folds that hold both.
     """
     from credalbook import certainty, costs, metrics
     from credalbook.sets import check_targets_and_sets
@@ -132,7 +133,7 @@ def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
         out["imcp"] = certainty.imcp_score(labels, p)
         out["brier"] = certainty.brier_score(labels, p) * len(labels)
         out["log_loss"] = certainty.log_loss(labels, p) * len(labels)
-        if p.ndim == 2 and p.shape[1] == 2:
+        if p.ndim == 2 and p.shape[1] == 2 and np.unique(labels).size == 2:  # cost lines need both classes
             from credalbook.costspace import expected_loss
 
             out["expected_loss"] = expected_loss(labels, p[:, 1], "score-driven", EXPECTED_LOSS_GAMMA)
@@ -374,6 +375,59 @@ def plot_utility_agreement_path(path: pd.DataFrame, ax=None):
     ax.set_xlabel("risk aversion v = u(1/2)")
     ax.set_ylabel("Kendall τ with u_v's ranking")
     ax.legend(fontsize=9, frameon=False, loc="lower left")
+    return ax
+
+
+def coverage_by_size(rows: pd.DataFrame, classifiers) -> pd.DataFrame:
+    """Coverage of each classifier's sets by size (the bins of :data:`SIZE_BINS`), the mean over datasets.
+
+    Long rows ``classifier, size, coverage, share, datasets``: on each dataset the pooled share of
+    the sets of that size holding the truth, averaged over the datasets where the classifier gives
+    at least :data:`MIN_BIN_COUNT` sets of that size (``datasets`` of them); ``share`` is the mean
+    share of the test instances that receive a set of that size.
+    """
+    missing = {"dataset", "classifier", "n"} - set(rows.columns)
+    if missing:
+        raise ValueError(f"rows lacks the columns {sorted(missing)}")
+    classifiers = list(classifiers)
+    unknown = sorted(set(classifiers) - set(rows["classifier"]))
+    if unknown:
+        raise ValueError(f"classifiers {unknown} have no rows")
+    pooled = rows[rows["classifier"].isin(classifiers)].groupby(["classifier", "dataset"]).sum(numeric_only=True)
+    out = []
+    for size in SIZE_BINS:
+        count, covered = pooled[f"n_size{size}"], pooled[f"covered_size{size}"]
+        enough = count >= MIN_BIN_COUNT
+        rate = (covered / count)[enough].groupby(level="classifier").mean()
+        share = (count / pooled["n"]).groupby(level="classifier").mean()
+        used = enough.groupby(level="classifier").sum()
+        for name in classifiers:
+            out.append({"classifier": name, "size": f"{size}+" if size == SIZE_BINS[-1] else str(size),
+                        "coverage": float(rate.get(name, np.nan)), "share": float(share[name]),
+                        "datasets": int(used[name])})
+    return pd.DataFrame(out)
+
+
+def plot_coverage_by_size(table: pd.DataFrame, nominal=(), ax=None):
+    """Coverage of the sets of each size (markers) per classifier, from :func:`coverage_by_size`;
+    ``nominal`` confidence levels drawn as horizontal lines."""
+    import matplotlib.pyplot as plt
+
+    from credalbook.style import COLUMN_WIDTH
+
+    classifiers = list(dict.fromkeys(table["classifier"]))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 3.8))
+    markers = {"1": "o", "2": "s", f"{SIZE_BINS[-1]}+": "^"}
+    for k, (size, part) in enumerate(table.groupby("size", sort=False)):
+        part = part.set_index("classifier").reindex(classifiers)
+        x = np.arange(len(classifiers)) + (k - 1) * 0.22
+        ax.plot(x, part["coverage"], markers.get(size, "o"), label=f"sets of size {size}", ms=6)
+    for level in nominal:
+        ax.axhline(level, color="0.7", lw=0.8, ls="--")
+    ax.set_xticks(range(len(classifiers)), classifiers, rotation=45, ha="right")
+    ax.set_ylabel("coverage (mean over datasets)")
+    ax.legend(fontsize=9, frameon=False, ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     return ax
 
 

@@ -204,3 +204,40 @@ def test_figures_draw_one_mark_per_classifier_and_lens():
     ax = lenses.plot_lens_ranks(lens_ranks(scores, ["u65", "set_size"], classifiers))
     assert len(ax.patches) == 2  # one frame per lens, around its winner
     plt.close("all")
+
+
+def test_coverage_by_size_averages_datasets_with_enough_sets():
+    rows = []
+    for dataset, hits in (("d1", 20), ("d2", 10)):
+        y = np.zeros(30, dtype=int)
+        sets = np.zeros((30, 3), dtype=bool)
+        sets[:20, 0] = True  # 20 singletons holding the truth
+        sets[20:, 0] = True
+        sets[20:, 1] = True  # 10 two-class sets...
+        if hits < 20:
+            sets[20:, 0] = False
+            sets[20:, 2] = True  # ...missing the truth on d2
+        rows.append({"dataset": dataset, "fold": 0, "classifier": "C", **fold_lenses(y, sets)})
+    table = lenses.coverage_by_size(pd.DataFrame(rows), ["C"]).set_index("size")
+    assert table.loc["1", "coverage"] == 1.0 and table.loc["1", "datasets"] == 2
+    assert table.loc["2", "coverage"] == pytest.approx(0.5)  # 1 on d1, 0 on d2
+    assert table.loc["2", "share"] == pytest.approx(1 / 3)
+    assert np.isnan(table.loc["3+", "coverage"]) and table.loc["3+", "datasets"] == 0
+    with pytest.raises(ValueError, match=r"\['D'\]"):
+        lenses.coverage_by_size(pd.DataFrame(rows), ["D"])
+
+
+def test_utility_agreement_path_at_the_stored_utilities():
+    rows = _rows()
+    scores = dataset_scores(rows)
+    path = lenses.utility_agreement_path(scores, ["u65", "u80"], ["A", "B"], [0.65, 0.8])
+    assert path.loc[0, "u65"] == pytest.approx(1.0) and path.loc[1, "u80"] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="v_grid"):
+        lenses.utility_agreement_path(scores, ["u65"], ["A", "B"], [0.4])
+
+
+def test_expected_loss_is_left_out_of_a_one_class_fold():
+    y = np.zeros(6, dtype=int)
+    proba = np.tile([0.7, 0.3], (6, 1))
+    out = fold_lenses(y, np.ones((6, 2), dtype=bool), proba)
+    assert "expected_loss" not in out and out["brier"] == pytest.approx(6 * 2 * 0.3**2)
