@@ -476,6 +476,18 @@ def plot_rank_correlations(agreement: pd.DataFrame, ax=None):
     return ax
 
 
+def _spread(values: np.ndarray, gap: float) -> np.ndarray:
+    """Label positions near ``values``, in the same order, at least ``gap`` apart (pushed apart about their mean)."""
+    order = np.argsort(values, kind="stable")
+    placed = values[order].astype(float)
+    for k in range(1, len(placed)):
+        placed[k] = max(placed[k], placed[k - 1] + gap)
+    placed += (values[order] - placed).mean()  # recentre the pushed block on the values
+    out = np.empty_like(placed)
+    out[order] = placed
+    return out
+
+
 def plot_order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, ax=None):
     """Slope chart: each classifier's mean rank under ``lens_a`` (left) and ``lens_b`` (right);
     crossing lines are order flips (:func:`order_flips`)."""
@@ -486,13 +498,17 @@ def plot_order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers
     ranks = lens_ranks(scores, [lens_a, lens_b], classifiers)
     if ax is None:
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH * 0.75, COLUMN_WIDTH * 0.8))
+    gap = 0.045 * (len(classifiers) + 1)  # labels at least this far apart (in mean ranks), so that none overlap
+    for x, lens, side in ((0, lens_a, "right"), (1, lens_b, "left")):
+        values = ranks.loc[lens]
+        placed = _spread(values.to_numpy(), gap)
+        for name, value, label_at in zip(values.index, values, placed):
+            ax.annotate(name, (x, value), xytext=(x - 0.08 if x == 0 else x + 0.08, label_at), ha=side, va="center",
+                        fontsize=9, arrowprops={"arrowstyle": "-", "color": "0.7", "lw": 0.5})
     for name in ranks.columns:
-        left, right = ranks.loc[lens_a, name], ranks.loc[lens_b, name]
-        ax.plot([0, 1], [left, right], "o-", color="0.35", lw=1)
-        ax.annotate(name, (0, left), xytext=(-6, 0), textcoords="offset points", ha="right", va="center", fontsize=9)
-        ax.annotate(name, (1, right), xytext=(6, 0), textcoords="offset points", ha="left", va="center", fontsize=9)
+        ax.plot([0, 1], [ranks.loc[lens_a, name], ranks.loc[lens_b, name]], "o-", color="0.35", lw=1)
     ax.set_xticks([0, 1], [LENSES[lens_a].label, LENSES[lens_b].label])
-    ax.set_xlim(-0.6, 1.6)
+    ax.set_xlim(-0.75, 1.75)
     ax.invert_yaxis()
     ax.set_ylabel("mean rank (1 = best)")
     return ax

@@ -516,7 +516,7 @@ def plot_rank_path(path: RankPath, names, distributions: dict | None = None, axe
         _, axes = plt.subplots(2, 1, figsize=(COLUMN_WIDTH, 5.2), sharex=True, height_ratios=(3, 1))
     top, bottom = axes
     for c, name in enumerate(names):
-        top.stairs(path.ranks[:, c], path.edges, label=name, lw=1.6)
+        top.stairs(path.ranks[:, c], path.edges, label=name, lw=1.6, baseline=None)
     top.invert_yaxis()
     top.set_ylabel("mean rank (1 = best)")
     top.legend(ncol=4, fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)

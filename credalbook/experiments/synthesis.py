@@ -57,8 +57,9 @@ CLASSIFIERS = PRECISE + CREDAL + CONFORMAL
 PANEL = tuple(c for c in CLASSIFIERS if not c.startswith("CP-APS"))
 #: The classifiers whose probabilities the probability lenses read.
 PROBABILISTIC = ("NBC", "CMA", "RF")
-#: The family of each classifier (precise, credal, conformal), for tables and figures.
-FAMILIES = {**{c: "precise" for c in PRECISE}, **{c: "credal" for c in CREDAL}, **{c: "conformal" for c in CONFORMAL}}
+#: The family of each classifier (precise; credal, on the IDM; cautious, on NBC's posterior; conformal).
+FAMILIES = {**{c: "precise" for c in PRECISE}, **{c: "credal" for c in CREDAL}, "NDC": "cautious",
+            "NBC-reject": "cautious", **{c: "conformal" for c in CONFORMAL}}
 #: What each classifier is, in a few words (the page's table of classifiers).
 DESCRIPTIONS = {
     "NBC": "naive Bayes, Laplace prior (Part II)",

@@ -63,7 +63,7 @@ class Paper:
     reference: str
 
 
-#: The five source papers by key (the two versions of Zaffalon, Corani & Mauá count as two).
+#: The five source papers by key (the two versions of Zaffalon, Corani & Mauá count as two), and the book's own results.
 PAPERS = {
     "zaffalon2012": Paper("zaffalon2012", "Zaffalon, Corani & Mauá (2012)",
                           "M. Zaffalon, G. Corani and D. Mauá, Evaluating credal classifiers by utility-discounted "
@@ -80,6 +80,9 @@ PAPERS = {
     "ferri2019": Paper("ferri2019", "Ferri, Hernández-Orallo & Flach (2019)",
                        "C. Ferri, J. Hernández-Orallo and P. Flach, Setting decision thresholds when operating "
                        "conditions are uncertain, Data Min. Knowl. Disc. 33(4), 2019"),
+    "credalbook": Paper("credalbook", "this book (Part VII)",
+                        "credalbook, Part VII: one benchmark, every lens; the book's own propositions and "
+                        "findings, not a source paper's"),
 }
 
 

@@ -18,7 +18,8 @@ __all__ = ["PARTS", "VERDICT_ORDER", "markdown_table", "part_counts", "part_summ
 #: The Parts of the book by number, with their titles.
 PARTS = {"I": "Utility-discounted accuracy", "II": "Naive Bayes vs the naive credal classifier",
          "III": "Comparing credal classifiers", "IV": "The costs of indeterminacy", "V": "The certainty ratio",
-         "VI": "Decision thresholds under uncertain operating conditions", "A": "Appendix: the datasets"}
+         "VI": "Decision thresholds under uncertain operating conditions",
+         "VII": "One benchmark, every lens (the book's own results)", "A": "Appendix: the datasets"}
 
 #: The verdicts from the most to the least urgent for a reader (the order of claims in the tables).
 VERDICT_ORDER = ("erratum", "not reproduced", "partly", "not checkable", "within tolerance", "reproduced")
