@@ -70,6 +70,8 @@ LENSES: dict[str, Lens] = {lens.name: lens for lens in (
     Lens("size_stratified_coverage", "size-stratified coverage", "sets", True, "bins",
          "Angelopoulos & Bates 2023, §3"),
     Lens("p_discounted_cost", "p-discounted 0/1 cost", "sets", False, "sum", "Yang et al. 2017, Eqs. 14-16"),
+    Lens("p_discounted_ordinal", "p-discounted ordinal cost", "sets", False, "sum",
+         "Yang et al. 2017, Eqs. 14-16, ℓ1 costs (ordered classes)"),
     Lens("certainty_ratio", "certainty ratio C_ρ", "proba", True, "mean", "Aguilar-Ruiz 2025, Def. 15"),
     Lens("imcp", "IMCP", "proba", True, "mean", "Aguilar-Ruiz 2025, Tables 2-6"),
     Lens("brier", "Brier score", "proba", False, "sum", "Brier 1950"),
@@ -93,14 +95,15 @@ def lens_table() -> pd.DataFrame:
                          for lens in LENSES.values()])
 
 
-def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
+def fold_lenses(y_true, sets=None, proba=None, ordinal_cost=None) -> dict[str, float]:
     """Every lens that applies to one fold's predictions, as a dict (sums for ``pooling="sum"``).
 
     ``y_true`` (n,) class indices; ``sets`` (n, K) boolean, ``proba`` (n, K) rows summing to one;
     at least one of them. The dict has ``n`` and, for sets, the counts and covered counts of each
     size bin of :data:`SIZE_BINS` (what size-stratified coverage pools); ``expected_loss`` only
     when K = 2 and the fold holds both classes (Ferri et al.'s cost lines need both), so that a
-    dataset's expected loss is the mean over its folds that hold both.
+    dataset's expected loss is the mean over its folds that hold both. ``ordinal_cost`` (K, K), for
+    ordered classes, adds ``p_discounted_ordinal``: the p-discounted cost with those costs.
     """
     from credalbook import certainty, costs, metrics
     from credalbook.sets import check_targets_and_sets
@@ -120,6 +123,9 @@ def fold_lenses(y_true, sets=None, proba=None) -> dict[str, float]:
                     "coverage": summary["recall"] * n})
         cost = 1.0 - np.eye(k)
         out["p_discounted_cost"] = float(costs.set_costs(cost, labels, matrix, "p_discounted", r=P_DISCOUNT_R).sum())
+        if ordinal_cost is not None:
+            out["p_discounted_ordinal"] = float(costs.set_costs(ordinal_cost, labels, matrix, "p_discounted",
+                                                                r=P_DISCOUNT_R).sum())
         covered = matrix[np.arange(n), labels]
         for size, upper in zip(SIZE_BINS, SIZE_BINS[1:] + (k + 1,)):
             in_bin = (sizes >= size) & (sizes < upper)

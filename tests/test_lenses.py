@@ -241,3 +241,16 @@ def test_expected_loss_is_left_out_of_a_one_class_fold():
     proba = np.tile([0.7, 0.3], (6, 1))
     out = fold_lenses(y, np.ones((6, 2), dtype=bool), proba)
     assert "expected_loss" not in out and out["brier"] == pytest.approx(6 * 2 * 0.3**2)
+
+
+def test_ordinal_lens_is_the_p_discounted_cost_with_the_given_costs():
+    from credalbook.costs import ordinal_cost_matrix, set_costs
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 4, size=50)
+    sets = rng.uniform(size=(50, 4)) < 0.4
+    sets[np.arange(50), rng.integers(0, 4, size=50)] = True
+    cost = ordinal_cost_matrix(4) / 3
+    out = fold_lenses(y, sets, ordinal_cost=cost)
+    assert out["p_discounted_ordinal"] == pytest.approx(set_costs(cost, y, sets, "p_discounted", r=0.5).sum())
+    assert "p_discounted_ordinal" not in fold_lenses(y, sets)

@@ -37,7 +37,7 @@ from credalbook.experiments.registry import Experiment, register
 from credalbook.lenses import FOLD_COLUMNS
 
 __all__ = ["PRECISE", "CREDAL", "CONFORMAL", "CLASSIFIERS", "PROBABILISTIC", "CONFIDENCE_LEVELS",
-           "CONFORMITY_SCORES", "PANEL", "S", "aps_applies", "CI_DATASETS", "NAME", "FAMILIES", "DESCRIPTIONS", "classifier_table", "coded", "fold_predictions",
+           "CONFORMITY_SCORES", "PANEL", "S", "ORDINAL_CLASSES", "ordinal_cost", "aps_applies", "CI_DATASETS", "NAME", "FAMILIES", "DESCRIPTIONS", "classifier_table", "coded", "fold_predictions",
            "evaluate_fold", "SYNTHESIS"]
 
 #: The precise baselines: naive Bayes and the calibrated random forest.
@@ -78,6 +78,20 @@ DESCRIPTIONS = {
 S = 1.0
 #: The datasets of the ci profile (small, two to four classes, as Part III's).
 CI_DATASETS = ("contact-lenses", "iris", "labor")
+#: The datasets of the collection whose classes are ordered (three or more), lowest to highest: the ordinal lens.
+ORDINAL_CLASSES = {
+    "eucalyptus": ("none", "low", "average", "good", "best"),
+    "grub-damage": ("low", "average", "high", "veryhigh"),
+    "pasture": ("LO", "MED", "HI"),
+    "tae": ("1", "2", "3"),
+    "squash-stored": ("not_acceptable", "ok", "excellent"),
+    "squash-unstored": ("not_suitable", "ok", "excellent"),
+    "nursery": ("not_recom", "recommend", "very_recom", "priority", "spec_prior"),
+    "white-clover": ("0<=WhiteClover-94<8.8225", "8.8225<=WhiteClover-94<17.645",
+                     "17.645<=WhiteClover-94<26.4675", "26.4675<=WhiteClover-94<=35.29"),
+    "solar-flare-C (solar-flare_1)": ("0", "1", "2"),
+    "solar-flare-m (solar-flare_1)": ("0", "1", "2", "4"),
+}
 #: Name of the experiment (its stored rows and provenance).
 NAME = "synthesis_benchmark"
 
@@ -108,6 +122,19 @@ def _singletons(index: np.ndarray, n_classes: int) -> np.ndarray:
     return sets
 
 
+def ordinal_cost(dataset: str, y: pd.Series, codes: np.ndarray) -> np.ndarray | None:
+    """ℓ1 costs between ranks, scaled to [0, 1], ``abs(rank_i − rank_j) / (K − 1)`` (K, K) in code order, for a
+    dataset of :data:`ORDINAL_CLASSES` (Yang et al. 2017, §VII-A); None for the others."""
+    order = ORDINAL_CLASSES.get(dataset)
+    if order is None:
+        return None
+    names = [str(y[codes == k].iloc[0]) for k in range(int(codes.max()) + 1)]
+    if sorted(names) != sorted(order):
+        raise ValueError(f"dataset {dataset!r} has classes {names}, ORDINAL_CLASSES lists {list(order)}")
+    rank = np.array([order.index(name) for name in names], dtype=float)
+    return np.abs(rank[:, None] - rank[None, :]) / (len(order) - 1)
+
+
 def aps_applies(codes: np.ndarray) -> bool:
     """Whether a dataset gets APS sets: every training fold has three classes of at least two instances,
     so that every conformalisation part holds three classes (MAPIE refuses APS on fewer;
@@ -120,11 +147,12 @@ def aps_applies(codes: np.ndarray) -> bool:
     return True
 
 
-def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, dict, dict]:
-    """``(y_test, sets, proba, empty, seconds)`` of every classifier on one fold (dicts by classifier name).
+def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, dict, dict, np.ndarray | None]:
+    """``(y_test, sets, proba, empty, seconds, ordinal)`` of every classifier on one fold (dicts by classifier name).
 
     ``sets`` (n, K) boolean, ``proba`` (n, K) for :data:`PROBABILISTIC`, ``empty`` the number of
-    empty conformal sets replaced by RF's most probable class, ``seconds`` the fit-and-predict time.
+    empty conformal sets replaced by RF's most probable class, ``seconds`` the fit-and-predict
+    time, ``ordinal`` the dataset's :func:`ordinal_cost` (None unless its classes are ordered).
     """
     from credalbook.classifiers import (CredalDecisionTree, CredalModelAveraging, LazyNaiveCredalClassifier,
                                         NaiveBayes, NaiveCredalClassifier, NestedDichotomyForest,
@@ -167,18 +195,18 @@ def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, d
             sets[name] = _all_columns(predicted, model.classes_.astype(int), k)
             empty[name] = int(was_empty.sum())
             seconds[name] = time.perf_counter() - start
-    return codes[test], sets, proba, empty, seconds
+    return codes[test], sets, proba, empty, seconds, ordinal_cost(dataset, y, codes)
 
 
 def evaluate_fold(dataset: str, fold: int) -> pd.DataFrame:
     """One row per classifier: every lens of :mod:`credalbook.lenses` on the fold's predictions."""
     from credalbook.lenses import fold_lenses
 
-    y_test, sets, proba, empty, seconds = fold_predictions(dataset, fold)
+    y_test, sets, proba, empty, seconds, ordinal = fold_predictions(dataset, fold)
     rows = []
     for name in (c for c in CLASSIFIERS if c in sets):
         row = {"classifier": name, "n_empty": empty.get(name, 0)}
-        row.update(fold_lenses(y_test, sets[name], proba.get(name)))
+        row.update(fold_lenses(y_test, sets[name], proba.get(name), ordinal_cost=ordinal))
         row["seconds"] = seconds[name]
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=["classifier", "n_empty", *FOLD_COLUMNS, "seconds"])
