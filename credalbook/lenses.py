@@ -53,7 +53,7 @@ class Lens:
 P_DISCOUNT_R = 0.5
 #: The γ of the Beta uncertainty on the cost proportion for the expected loss (Ferri et al. 2019, Eq. 7).
 EXPECTED_LOSS_GAMMA = 4.0
-#: Set-size bins of size-stratified coverage: sizes 1, 2 and 3 or more.
+#: Set-size bins of size-stratified coverage (sizes 1, 2, and 3 or more).
 SIZE_BINS = (1, 2, 3)
 #: Pooled instances a size bin needs to enter size-stratified coverage (smaller bins are left out).
 MIN_BIN_COUNT = 10
@@ -82,7 +82,7 @@ LENSES: dict[str, Lens] = {lens.name: lens for lens in (
 SET_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads == "sets")
 #: The lenses that read probabilities (all datasets, and binary ones only).
 PROBABILITY_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads != "sets")
-#: The columns :func:`fold_lenses` can return: the count, every lens but the pooled one, the size bins.
+#: The columns :func:`fold_lenses` can return (the count, every lens but the pooled one, the size bins).
 FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.pooling != "bins")
                 + tuple(f"{kind}_size{size}" for size in SIZE_BINS for kind in ("n", "covered")))
 

@@ -40,7 +40,7 @@ __all__ = ["PRECISE", "CREDAL", "CONFORMAL", "CLASSIFIERS", "PROBABILISTIC", "CO
            "CONFORMITY_SCORES", "PANEL", "S", "ORDINAL_CLASSES", "ordinal_cost", "aps_applies", "CI_DATASETS", "NAME", "FAMILIES", "DESCRIPTIONS", "classifier_table", "coded", "fold_predictions",
            "evaluate_fold", "SYNTHESIS"]
 
-#: The precise baselines: naive Bayes and the calibrated random forest.
+#: The precise baselines (naive Bayes and the calibrated random forest).
 PRECISE = ("NBC", "RF")
 #: The credal and cautious classifiers (IDM-based ones with s = 1; NDC and rejection on NBC).
 CREDAL = ("NCC", "LNCC", "CMA", "CDT", "IND", "NDC", "NBC-reject")
@@ -53,7 +53,7 @@ CONFORMAL = tuple(f"CP-{score.upper()}-{round(100 * level)}" for score in CONFOR
                   for level in CONFIDENCE_LEVELS)
 #: Every classifier of the benchmark.
 CLASSIFIERS = PRECISE + CREDAL + CONFORMAL
-#: The classifiers every dataset scores (APS needs three classes): the panel the lenses rank.
+#: The panel the lenses rank, the classifiers every dataset scores (APS needs three classes).
 PANEL = tuple(c for c in CLASSIFIERS if not c.startswith("CP-APS"))
 #: The classifiers whose probabilities the probability lenses read.
 PROBABILISTIC = ("NBC", "CMA", "RF")
@@ -78,7 +78,7 @@ DESCRIPTIONS = {
 S = 1.0
 #: The datasets of the ci profile (small, two to four classes, as Part III's).
 CI_DATASETS = ("contact-lenses", "iris", "labor")
-#: The datasets of the collection whose classes are ordered (three or more), lowest to highest: the ordinal lens.
+#: The datasets of the collection whose classes are ordered (three or more), lowest to highest, for the ordinal lens.
 ORDINAL_CLASSES = {
     "eucalyptus": ("none", "low", "average", "good", "best"),
     "grub-damage": ("low", "average", "high", "veryhigh"),
@@ -138,7 +138,7 @@ def ordinal_cost(dataset: str, y: pd.Series, codes: np.ndarray) -> np.ndarray | 
 def aps_applies(codes: np.ndarray) -> bool:
     """Whether a dataset gets APS sets: every training fold has three classes of at least two instances,
     so that every conformalisation part holds three classes (MAPIE refuses APS on fewer;
-    :func:`credalbook.classifiers.conformal.conformal_split` sends one of a class's m ≥ 2 instances
+    :func:`credalbook.classifiers.conformal_split` sends one of a class's m ≥ 2 instances
     or more to it). Decided per dataset, so that a dataset has APS rows on all folds or none."""
     for fold in range(benchmark.N_FOLDS):
         train, _ = benchmark.fold_indices(codes, 0, fold)
@@ -217,7 +217,7 @@ def _grid() -> list[dict]:
     return [{"dataset": d, "fold": f} for d in benchmark.available_datasets() for f in range(benchmark.N_FOLDS)]
 
 
-#: Part VII's benchmark: 15 classifiers, 54 datasets, ten folds, every lens (one row per dataset, fold, classifier).
+#: Part VII's benchmark (15 classifiers, 54 datasets, ten folds, every lens; one row per dataset, fold and classifier).
 SYNTHESIS = register(Experiment(
     name=NAME,
     description="Part VII: precise, credal and conformal classifiers on Part III's folds, every lens",
