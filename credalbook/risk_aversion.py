@@ -323,6 +323,7 @@ def probability_better(A_a, B_a, A_b, B_b, distribution: RiskAversion):
     delta_a, delta_b = A_a - A_b, B_a - B_b
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         vstar = _snap(-delta_a / (4.0 * np.where(delta_b != 0, delta_b, 1.0)), low, high)
+    vstar = np.clip(vstar, low, high)  # a crossing beyond the support (or overflowing) leaves F at 0 or 1
     probability = np.where(delta_b > 0, distribution.sf(vstar),
                            np.where(delta_b < 0, distribution.cdf(vstar), (delta_a > 0).astype(float)))
     return float(probability) if probability.ndim == 0 else probability

@@ -604,3 +604,12 @@ def test_p_discounted_cost_with_r_half_is_one_minus_u75():
         y = rng.integers(0, k, size=300)
         cost = set_costs(1 - np.eye(k), y, sets, "p_discounted", r=0.5)
         assert np.allclose(cost, 1 - utility_discounted_accuracy_scores(y, sets, u=0.75))
+
+
+def test_probability_better_with_a_denormal_slope_gap():
+    """Found by hypothesis in CI: ΔB = 2.2e-311 overflowed v* to infinity; the crossing is far below the support."""
+    from credalbook.risk_aversion import RiskAversion, probability_better
+
+    uniform = RiskAversion.uniform()
+    assert probability_better(0.0, 0.0, 1.0, 2.225073858507e-311, uniform) == 0.0
+    assert probability_better(1.0, 2.225073858507e-311, 0.0, 0.0, uniform) == 1.0
