@@ -12,6 +12,7 @@ cell, error, log), and so does any Sphinx warning (``-W``).
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import json
@@ -298,6 +299,25 @@ def _hide_parameter_cells(notebook) -> None:
             cell.metadata["tags"] = [*tags, "remove-cell"]
 
 
+@contextlib.contextmanager
+def _shared_checks(folder: Path):
+    """One build's pages share their experiments' ci checks in ``folder``, emptied first (see
+    :data:`credalbook.experiments.registry.SHARED_CHECKS`)."""
+    from credalbook.experiments.registry import SHARED_CHECKS
+
+    if folder.exists():
+        shutil.rmtree(folder)
+    previous = os.environ.get(SHARED_CHECKS)
+    os.environ[SHARED_CHECKS] = str(folder)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop(SHARED_CHECKS, None)
+        else:
+            os.environ[SHARED_CHECKS] = previous
+
+
 def _execute_star(args):
     return execute_chapter(*args)
 
@@ -428,14 +448,15 @@ def preview(entries: list[str], out: str | os.PathLike, profile: str = "ci",
             shutil.rmtree(folder)
     executed.mkdir(parents=True)
     failed = []
-    for entry in entries:
-        given = {"profile": profile} if "profile" in declared_parameters(root, entry) else {}
-        result = execute_chapter(root, entry, check_parameters(root, entry, given), executed,
-                                 log_dir=logs)
-        print(f"{result.seconds:7.1f} s  {result.status:6s}  {entry}", flush=True)
-        if result.status == "failed":
-            failed.append(result)
-            print("\n".join(f"    {row}" for row in result.error.splitlines()), flush=True)
+    with _shared_checks(out / "checks"):
+        for entry in entries:
+            given = {"profile": profile} if "profile" in declared_parameters(root, entry) else {}
+            result = execute_chapter(root, entry, check_parameters(root, entry, given), executed,
+                                     log_dir=logs)
+            print(f"{result.seconds:7.1f} s  {result.status:6s}  {entry}", flush=True)
+            if result.status == "failed":
+                failed.append(result)
+                print("\n".join(f"    {row}" for row in result.error.splitlines()), flush=True)
     if failed:
         raise BuildError(f"{len(failed)} chapter(s) failed: " + ", ".join(r.chapter for r in failed))
     _copy_book_files(root, executed)
@@ -570,7 +591,8 @@ def build(profile: str = "ci", jobs: int = 1, extra_parameters: dict | None = No
     start = time.perf_counter()
     print(f"[credalbook] executing the chapters (profile {profile}, {jobs} at once; kernel output in _build/logs/)",
           flush=True)
-    results = execute_all(root, parameters, executed, jobs=jobs, log_dir=logs)
+    with _shared_checks(root / "_build" / "checks"):
+        results = execute_all(root, parameters, executed, jobs=jobs, log_dir=logs)
     wall = time.perf_counter() - start
     (root / "_build" / "chapter_timings.csv").write_text(
         "chapter,seconds,status\n" + "".join(f"{r.chapter},{r.seconds:.1f},{r.status}\n" for r in results),

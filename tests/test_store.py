@@ -218,6 +218,45 @@ def test_results_recompute_the_ci_filter_and_check_it_against_the_stored_rows(re
         experiment.results("huge")
 
 
+_CALLS: list[int] = []
+
+
+def _counted_cube(x: int) -> dict:
+    _CALLS.append(x)
+    return {"value": x ** 3}
+
+
+def test_pages_of_one_build_share_the_ci_check(results, tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from credalbook.experiments import registry
+
+    experiment = replace(_demo_experiment(tmp_path), task=_counted_cube)
+    experiment.reproduce()
+    monkeypatch.setenv(registry.SHARED_CHECKS, str(tmp_path / "checks"))
+    _CALLS.clear()
+    first_page = replace(experiment, _checked={})
+    assert first_page.results("ci")["value"].tolist() == [0, 1, 8] and _CALLS == [0, 1]
+    assert "This page ran in the **ci** profile: it recomputed 2 rows" in first_page.describe("ci")
+    second_page = replace(experiment, _checked={})  # another page, another kernel: reads the record
+    assert second_page.results("ci")["value"].tolist() == [0, 1, 8] and _CALLS == [0, 1]
+    assert ("this build recomputed 2 rows (2 of the 3 configurations) once for all the pages that read this run"
+            in second_page.describe("ci"))
+    # the record names the stored rows it checked: new rows are checked again, and a failed check leaves no record
+    save_results(pd.DataFrame({"x": [0, 1, 2], "value": [0, 2, 8]}), "demo_grid", profile="full", runtime_seconds=1)
+    for _ in range(2):
+        with pytest.raises(AssertionError, match=r"1 rows of 'demo_grid' differ in 'value'"):
+            replace(experiment, _checked={}).results("ci")
+    assert _CALLS == [0, 1] * 3
+    # without a build's folder every call checks
+    monkeypatch.delenv(registry.SHARED_CHECKS)
+    experiment.reproduce()
+    _CALLS.clear()
+    for _ in range(2):
+        replace(experiment, _checked={}).results("ci")
+    assert _CALLS == [0, 1, 0, 1]
+
+
 def test_a_ci_filter_that_keeps_nothing_is_refused(tmp_path):
     from dataclasses import replace
 

@@ -9,25 +9,35 @@ varies with the profile reads that one declaration:
   provenance (:meth:`Experiment.reproduce`);
 - a chapter calls ``experiment.results(profile)``: the stored full rows, after recomputing the ci
   subset and checking it against them when ``profile == "ci"``; :meth:`Experiment.describe` then
-  says in one sentence what ran and from which stored run the page reads;
+  says in one sentence what ran and from which stored run the page reads. Within one build
+  (``credalbook build`` or ``preview`` name a folder in :data:`SHARED_CHECKS`), the pages that
+  read the same experiment share one check: the first recomputes, the others wait for it and read
+  its record, which names the code and the stored rows it checked;
 - the CLI takes its profile choices from :data:`PROFILES`, validated by :func:`check_profile`
   only.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
 import pkgutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["PROFILES", "EXPERIMENTS", "Experiment", "check_profile", "register", "discover", "run_experiment"]
+__all__ = ["PROFILES", "SHARED_CHECKS", "EXPERIMENTS", "Experiment", "check_profile", "register", "discover",
+           "run_experiment"]
 
 #: The profiles of the book (``ci`` recomputes a stated subset and checks it, ``full`` is the papers' scale).
 PROFILES = ("ci", "full")
+#: The environment variable naming the folder where one build's pages share their ci checks (unset: no sharing).
+SHARED_CHECKS = "CREDALBOOK_SHARED_CHECKS"
 
 
 def check_profile(profile) -> str:
@@ -39,12 +49,14 @@ def check_profile(profile) -> str:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """What a ci run checked: how many rows were recomputed, of which configurations, and the tolerance."""
+    """What a ci run checked: how many rows were recomputed, of which configurations, and the tolerance;
+    ``shared`` when another page of the same build ran the check and this one read its record."""
 
     rows: int
     configurations: int
     atol: float
     rtol: float
+    shared: bool = False
 
     def tolerance(self) -> str:
         from credalbook.tables import readable_powers
@@ -116,16 +128,51 @@ class Experiment:
     def results(self, profile: str) -> pd.DataFrame:
         """The stored full rows; in the ci profile, after recomputing the ci subset and checking it
         against them (``AssertionError`` naming the first differing rows otherwise)."""
+        if check_profile(profile) == "ci":
+            folder = os.environ.get(SHARED_CHECKS)
+            self._checked["ci"] = self._check_ci() if not folder else self._shared_check(Path(folder))
+        return self.stored()
+
+    def _check_ci(self) -> CheckReport:
+        """Recompute the ci subset (never from the grid's cache) and check it against the stored rows."""
         from credalbook.experiments.store import assert_matches_stored
 
-        if check_profile(profile) == "ci":
-            # recomputed here, never read from the cache; one process, as the book runs pages side by side
-            recomputed = self.run("ci", progress=False, cache=False, n_jobs=1)
-            values = list(self.values) if self.values else [c for c in recomputed.columns if c not in self.keys]
-            assert_matches_stored(recomputed, self.name, keys=list(self.keys), values=values, atol=self.atol,
-                                  rtol=self.rtol)
-            self._checked["ci"] = CheckReport(len(recomputed), len(self.configs("ci")), self.atol, self.rtol)
-        return self.stored()
+        # one process, as the book runs pages side by side
+        recomputed = self.run("ci", progress=False, cache=False, n_jobs=1)
+        values = list(self.values) if self.values else [c for c in recomputed.columns if c not in self.keys]
+        assert_matches_stored(recomputed, self.name, keys=list(self.keys), values=values, atol=self.atol,
+                              rtol=self.rtol)
+        return CheckReport(len(recomputed), len(self.configs("ci")), self.atol, self.rtol)
+
+    def _check_key(self) -> str:
+        """sha256 of what decides the ci check's outcome: the task's code (:func:`~credalbook.experiments.cache.code_fingerprint`),
+        the stored rows, the ci configurations, the compared columns and the tolerance."""
+        from credalbook.experiments.cache import canonical, code_fingerprint
+        from credalbook.experiments.store import results_path
+
+        digest = hashlib.sha256(results_path(self.name).read_bytes())
+        digest.update(json.dumps([self.name, self.version, code_fingerprint(self.task.__module__),
+                                  [canonical(config) for config in self.configs("ci")], self.keys, self.values, self.atol, self.rtol],
+                                 sort_keys=True, default=str).encode())
+        return digest.hexdigest()
+
+    def _shared_check(self, folder: Path) -> CheckReport:
+        """The ci check, once per ``folder``: the first caller runs it and writes its record under a lock,
+        later callers with the same :meth:`_check_key` read the record (a failed check writes none)."""
+        import fcntl
+
+        folder.mkdir(parents=True, exist_ok=True)
+        record = folder / f"{self.name}.json"
+        with open(folder / f"{self.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            key = self._check_key()
+            if record.is_file():
+                saved = json.loads(record.read_text(encoding="utf-8"))
+                if saved.get("key") == key:
+                    return CheckReport(**{**saved["report"], "shared": True})
+            report = self._check_ci()
+            record.write_text(json.dumps({"key": key, "report": asdict(report)}), encoding="utf-8")
+            return report
 
     def describe(self, profile: str) -> str:
         """One markdown sentence: the profile this page ran in, what it recomputed and checked, and the stored run."""
@@ -136,9 +183,10 @@ class Experiment:
                   f"{meta['date']})")
         check = self._checked.get("ci")
         if check_profile(profile) == "ci" and check is not None:
-            return (f"This page ran in the **ci** profile: it recomputed {check.rows:,} rows "
-                    f"({check.configurations} of the {len(self.grid())} configurations) and found them equal to "
-                    f"{stored} within {check.tolerance()}; it shows that run.")
+            who, once = ("this build", " once for all the pages that read this run,") if check.shared else ("it", "")
+            return (f"This page ran in the **ci** profile: {who} recomputed {check.rows:,} rows "
+                    f"({check.configurations} of the {len(self.grid())} configurations){once} and found them "
+                    f"equal to {stored} within {check.tolerance()}; it shows that run.")
         return f"This page ran in the **{profile}** profile and shows {stored}."
 
     def reproduce(self, *, allow_dirty: bool = False, **grid_options) -> pd.DataFrame:
