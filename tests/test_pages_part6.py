@@ -121,3 +121,146 @@ def test_paper_vs_book_has_a_panel_per_measure():
     plt.close(fig)
     with pytest.raises(ValueError, match="columns"):
         th.plot_paper_vs_book(cells.drop(columns="verdict"))
+
+
+# ------------------------------------------------------------------ both arms: Figs. 5-6 and the correlations
+
+def _arm(shift: float = 0.0):
+    """The runs of ``_runs`` with every loss moved by ``shift`` (a second arm of the same study)."""
+    runs = _runs()
+    return runs.assign(**{m: runs[m] + shift for m in th.METHODS})
+
+
+def test_fig5_overlays_the_arms_one_line_style_each():
+    arms = {"Weka's learners": _arm(), "stand-ins": _arm(0.05)}
+    fig = th.plot_loss_by_certainty(arms, ncols=2)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["J48", "NB"]
+    assert fig.get_size_inches()[0] <= COLUMN_WIDTH
+    lines = panels[0].get_lines()
+    assert len(lines) == 2 * 2  # two methods on each of two arms
+    assert [line.get_linestyle() for line in lines] == ["-", "-", "--", "--"]
+    # J48's train-optimal line of the second arm is the first arm's moved by 0.05 at every γ
+    np.testing.assert_allclose(lines[2].get_ydata(), lines[0].get_ydata() + 0.05)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["train-optimal", "score-driven",
+                                                                  "Weka's learners", "stand-ins"]
+    plt.close(fig)
+    single = th.plot_loss_by_certainty(_arm(), ncols=2)  # one frame: no arm in the legend
+    assert [t.get_text() for t in single.legends[0].get_texts()] == ["train-optimal", "score-driven"]
+    plt.close(single)
+
+
+def test_fig6_gives_each_arm_and_certainty_its_cloud():
+    arms = {"Weka's learners": _arm(), "stand-ins": _arm(0.05)}
+    fig = th.plot_runs(arms, gammas=(np.inf,), ncols=3)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["J48", "NB", "Prior"]
+    assert len(panels[0].collections) == 2  # one cloud per arm
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["Weka's learners", "stand-ins"]
+    offsets = panels[1].collections[1].get_offsets()  # NB, second arm: two splits at γ = ∞
+    assert len(offsets) == 2
+    plt.close(fig)
+    both = th.plot_runs(arms, ncols=3)
+    assert len(both.axes[0].collections) == 4
+    assert [t.get_text() for t in both.legends[0].get_texts()][1] == "Weka's learners, γ = 0"
+    plt.close(both)
+
+
+@pytest.mark.parametrize("runs, match", [({}, "runs must be"), ([1, 2], "runs must be"),
+                                         ({"a": pd.DataFrame({"x": [1]})}, "lacks the columns")])
+def test_the_figures_refuse_what_is_not_runs(runs, match):
+    with pytest.raises(ValueError, match=match):
+        th.plot_runs(runs)
+    with pytest.raises(ValueError, match=match):
+        th.plot_loss_by_certainty(runs)
+
+
+def test_the_figures_refuse_more_arms_than_they_can_tell_apart():
+    arms = {str(i): _arm(0.01 * i) for i in range(5)}
+    with pytest.raises(ValueError, match="at most 4"):
+        th.plot_loss_by_certainty(arms)
+    with pytest.raises(ValueError, match="at most 8"):
+        th.plot_runs(arms)
+    with pytest.raises(ValueError, match="method must be one of"):
+        th.plot_loss_by_certainty(_arm(), methods=("cheapest",))
+
+
+def _frame(rows):
+    return pd.DataFrame([{"dataset": "d", "split": 1, "gamma": np.inf, **row} for row in rows])
+
+
+def test_certainty_increase_by_hand():
+    rows = [{"model": "A", "split": 1, "gamma": np.inf, "train-optimal": 0.1},
+            {"model": "A", "split": 2, "gamma": np.inf, "train-optimal": 0.2},
+            {"model": "A", "split": 1, "gamma": 0.0, "train-optimal": 0.4},
+            {"model": "A", "split": 2, "gamma": 0.0, "train-optimal": 0.4},
+            {"model": "Prior", "split": 1, "gamma": 0.0, "train-optimal": 9.0}]
+    frame = pd.DataFrame(rows).assign(dataset="d", **{m: 0.0 for m in th.METHODS if m != "train-optimal"})
+    increase = th.certainty_increase(frame)
+    assert list(increase.index) == ["A"] and increase["A"] == pytest.approx(0.4 - 0.15)
+    with pytest.raises(ValueError, match="γ = ∞ and γ = 0"):
+        th.certainty_increase(frame[frame["gamma"] == 0.0])
+    with pytest.raises(ValueError, match="method must be one of"):
+        th.certainty_increase(frame, "cheapest")
+
+
+def test_diagonal_shares_by_hand():
+    # score-driven − train-optimal = −0.1, 0, 0.1, 0.2: one run below, one on, two above the diagonal
+    frame = _frame([{"model": "A", "split": k, "train-optimal": 0.3, "score-driven": 0.3 + gap}
+                    for k, gap in enumerate((-0.1, 0.0, 0.1, 0.2), 1)])
+    shares = th.diagonal_shares(frame, gammas=(np.inf,))
+    assert shares.loc[("A", np.inf)].to_dict() == {"below": 0.25, "on": 0.25, "above": 0.5}
+    pooled = th.diagonal_shares(frame, gammas=(np.inf,), by=())
+    assert list(pooled.index) == [np.inf] and pooled["above"].iloc[0] == 0.5
+    # a wider tolerance moves the two runs 0.1 away onto the diagonal
+    assert th.diagonal_shares(frame, gammas=(np.inf,), tol=0.15).loc[("A", np.inf), "on"] == 0.75
+    with pytest.raises(ValueError, match="no run at the certainty levels"):
+        th.diagonal_shares(frame, gammas=(0.0,))
+    with pytest.raises(ValueError, match="tol must be"):
+        th.diagonal_shares(frame, tol=-1)
+
+
+def _correlation_runs():
+    """Three non-baseline runs whose rate-driven − train-optimal is 1, 2, 3 and BS 1, 3, 2 (r = 1/2 by hand:
+    deviations (−1, 0, 1) and (−1, 1, 0), products summing to 1 over √(2 · 2)), and a Prior run (10, 0)."""
+    rows = [{"model": m, "train-optimal": 0.0, "rate-driven": d, "score-driven": 0.5 * d, "BS": b, "CL": b * b}
+            for m, d, b in (("A", 1.0, 1.0), ("B", 2.0, 3.0), ("C", 3.0, 2.0), ("Prior", 10.0, 0.0))]
+    return _frame(rows)
+
+
+def test_difference_correlation_by_hand():
+    runs = _correlation_runs()
+    assert th.difference_correlation(runs, "BS") == pytest.approx(0.5)
+    # with Prior: deviations (−3, −2, −1, 6) and (−.5, 1.5, .5, −1.5), products −11, squares 50 and 5
+    assert th.difference_correlation(runs, "BS", exclude=()) == pytest.approx(-11 / np.sqrt(250))
+    assert th.difference_correlation(runs, "BS", "score-driven") == pytest.approx(0.5)  # a scaled difference
+    readings = th.difference_correlations(runs, measures=("BS",))
+    assert list(readings["difference"]) == ["rate-driven − train-optimal"] * 2 + ["score-driven − train-optimal"] * 2
+    assert list(readings["model types"]) == [3, 4, 3, 4] and list(readings["runs"]) == [3, 4, 3, 4]
+    np.testing.assert_allclose(readings["r"], [0.5, -11 / np.sqrt(250), 0.5, -11 / np.sqrt(250)])
+
+
+def test_difference_correlation_refuses_what_has_no_correlation():
+    runs = _correlation_runs()
+    with pytest.raises(ValueError, match="at least 3 runs"):
+        th.difference_correlation(runs[runs["model"].isin(["A", "B"])], "BS")
+    with pytest.raises(ValueError, match="constant"):
+        th.difference_correlation(runs.assign(BS=0.2), "BS")
+    with pytest.raises(ValueError, match="lacks the columns"):
+        th.difference_correlation(runs, "MSE")
+    with pytest.raises(ValueError, match="reference must be one of"):
+        th.difference_correlation(runs, "BS", reference="oracle")
+    with pytest.raises(ValueError, match="finite"):
+        th.difference_correlation(runs.assign(BS=[1.0, np.nan, 2.0, 0.0]), "BS")
+
+
+def test_gap_rank_correlations_by_hand():
+    # CL = a(model) + b(dataset), gap = a − b: rank correlation +1 across model types, −1 across datasets
+    a, b = {"A": 0.1, "B": 0.2, "C": 0.3}, {"d1": 0.01, "d2": 0.02, "d3": 0.03}
+    rows = [{"dataset": d, "split": 1, "model": m, "gamma": np.inf, "AUC": 0.8, "BS": 0.2, "CL": a[m] + b[d], "RL": 0.1,
+             "test-optimal": 0.1, "train-optimal": 0.2, "score-driven": 0.2 + a[m] - b[d], "rate-driven": 0.3}
+            for m in a for d in b]
+    rhos = th.gap_rank_correlations(pd.DataFrame(rows))
+    assert rhos.to_dict() == {"model types": pytest.approx(1.0), "datasets": pytest.approx(-1.0)}
+    with pytest.raises(ValueError, match="at least 3"):
+        th.gap_rank_correlations(pd.DataFrame(rows).assign(CL=0.1))

@@ -101,3 +101,8 @@ def test_j48_scores_are_wekas_j48_run_directly(weka):
     leaves, counts = np.unique(np.round(s_test, 12), return_counts=True)
     np.testing.assert_allclose(leaves, np.round([10 / 115, 11 / 38, 13 / 21, 157 / 171], 12))
     assert counts.tolist() == [113, 38, 36, 158]
+
+
+def test_the_arms_are_the_two_experiments_the_papers_learners_first():
+    assert list(tw.ARMS) == ["Weka's learners", "scikit-learn stand-ins"]
+    assert tw.ARMS["Weka's learners"] is tw.STUDY_WEKA and tw.ARMS["scikit-learn stand-ins"] is th.STUDY

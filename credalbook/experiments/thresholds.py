@@ -39,6 +39,7 @@ a nominal mismatch counting 1, summed attribute by attribute with ties broken by
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -49,9 +50,11 @@ from credalbook.experiments.registry import Experiment, register
 
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
-           "split_rows", "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "ranks_by_gamma", "plot_ranks_by_gamma",
+           "split_rows", "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "certainty_increase",
+           "diagonal_shares", "difference_correlation", "difference_correlations", "gap_rank_correlations",
+           "ranks_by_gamma", "plot_ranks_by_gamma",
            "split_tolerance", "cost_curve_panels", "losses_frame", "certainty_worse", "theorem_checks",
-           "plot_loss_by_certainty", "plot_runs", "protocol_errors", "gamma_label", "plot_paper_vs_book", "VERDICT_MARKERS"]
+           "ARM_STYLES", "plot_loss_by_certainty", "plot_runs", "protocol_errors", "gamma_label", "plot_paper_vs_book", "VERDICT_MARKERS"]
 
 #: The twelve Weka models of Ferri et al. (2019) §6, by the paper's names.
 MODELS = ("IBK1", "IBK10", "J48", "J48Unp", "Logist", "NB", "PART", "Prior", "Random", "Stump", "SVMp", "SVM")
@@ -418,6 +421,114 @@ def by_model_and_gamma(frame: pd.DataFrame, exclude=BASELINES) -> pd.DataFrame:
     return part.groupby(["model", "gamma"])[list(METHODS)].mean()
 
 
+def _require(frame: pd.DataFrame, columns, name: str = "frame") -> None:
+    """A clear ValueError when ``frame`` is not a frame of the study's rows with ``columns``."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"{name} must be a pandas DataFrame of the study's rows, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}")
+
+
+def _method(value: str, name: str = "method") -> str:
+    if value not in METHODS:
+        raise ValueError(f"{name} must be one of {', '.join(METHODS)}; got {value!r}")
+    return value
+
+
+def certainty_increase(frame: pd.DataFrame, method: str = "train-optimal", exclude=BASELINES) -> pd.Series:
+    """Fig. 5 of Ferri et al. (2019) read from end to end: per model type (index), the mean expected loss
+    of threshold choice ``method`` at complete uncertainty (γ = 0) minus that at complete certainty
+    (γ = ∞), over datasets and splits, model types in ``exclude`` left out."""
+    _require(frame, ["model", "gamma", _method(method)])
+    means = by_model_and_gamma(frame, exclude)[method].unstack("gamma")
+    if means.empty or not {0.0, np.inf} <= set(means.columns):
+        raise ValueError("frame must hold runs at γ = ∞ and γ = 0 of a model type outside exclude")
+    return (means[0.0] - means[np.inf]).rename(method)
+
+
+def diagonal_shares(frame: pd.DataFrame, *, x: str = "train-optimal", y: str = "score-driven", gammas=(np.inf, 0.0),
+                    by=("model",), tol: float = 1e-12) -> pd.DataFrame:
+    """Fig. 6 of Ferri et al. (2019) counted: the share of runs below the diagonal (``y``'s loss lower
+    than ``x``'s by more than ``tol``), on it and above it, per group of ``by`` and certainty level
+    (index ``(*by, "gamma")``, the γ in ``gammas`` only; columns ``below``, ``on``, ``above``)."""
+    by = [by] if isinstance(by, str) else list(by)
+    _require(frame, ["gamma", _method(x, "x"), _method(y, "y"), *by])
+    if not tol >= 0:
+        raise ValueError(f"tol must be a non-negative number, got {tol!r}")
+    part = frame[frame["gamma"].isin(list(gammas))]
+    if part.empty:
+        raise ValueError(f"frame holds no run at the certainty levels {[gamma_label(g) for g in gammas]}")
+    gap = part[y] - part[x]
+    sides = pd.DataFrame({"below": gap < -tol, "on": gap.abs() <= tol, "above": gap > tol}).astype(float)
+    return sides.groupby([part[k] for k in (*by, "gamma")]).mean()
+
+
+def difference_correlation(frame: pd.DataFrame, measure: str, method: str = "rate-driven", *,
+                           reference: str = "train-optimal", gamma=np.inf, exclude=BASELINES) -> float:
+    """Pearson's r between ``method`` − ``reference`` (expected losses) and ``measure`` (a column such
+    as BS or CL) over the runs at certainty ``gamma`` of the model types not in ``exclude``.
+
+    Ferri et al. (2019), Sect. 6.2: "the correlation of the difference of the rate-driven and
+    train-optimal expected losses ... 0.44 ... with respect to BS, and 0.59 with respect to CL".
+    """
+    _require(frame, ["model", "gamma", measure, _method(method), _method(reference, "reference")])
+    part = frame[(frame["gamma"] == gamma) & ~frame["model"].isin(exclude)]
+    difference = (part[method] - part[reference]).to_numpy(dtype=float)
+    values = part[measure].to_numpy(dtype=float)
+    if len(part) < 3:
+        raise ValueError(f"a correlation needs at least 3 runs at γ = {gamma_label(gamma)}; frame holds {len(part)}")
+    if not (np.all(np.isfinite(difference)) and np.all(np.isfinite(values))):
+        raise ValueError(f"{method} − {reference} and {measure} must be finite in every run")
+    if np.ptp(difference) == 0 or np.ptp(values) == 0:
+        raise ValueError(f"{method} − {reference} or {measure} is constant over the runs: no correlation")
+    return float(np.corrcoef(difference, values)[0, 1])
+
+
+def difference_correlations(frame: pd.DataFrame, *, methods=("rate-driven", "score-driven"), measures=("BS", "CL"),
+                            excludes=(BASELINES, ()), reference: str = "train-optimal", gamma=np.inf) -> pd.DataFrame:
+    """:func:`difference_correlation` under every reading of Sect. 6.2's sentence: one row per difference
+    (``method`` − ``reference``), set of runs (the model types left out, ``excludes``) and measure,
+    with columns ``difference``, ``model types`` (how many entered), ``measure``, ``r`` and ``runs``."""
+    _require(frame, ["model", "gamma"])
+    rows = []
+    for method in methods:
+        for exclude in excludes:
+            part = frame[(frame["gamma"] == gamma) & ~frame["model"].isin(exclude)]
+            for measure in measures:
+                rows.append({"difference": f"{method} − {reference}", "model types": int(part["model"].nunique()),
+                             "measure": measure,
+                             "r": difference_correlation(frame, measure, method, reference=reference, gamma=gamma,
+                                                         exclude=exclude),
+                             "runs": int(len(part))})
+    return pd.DataFrame(rows)
+
+
+def gap_rank_correlations(frame: pd.DataFrame, measure: str = "CL", method: str = "score-driven", *,
+                          reference: str = "train-optimal", gamma=np.inf) -> pd.Series:
+    """Spearman's ρ between ``measure`` and the gap ``method`` − ``reference`` of the mean expected
+    losses, across the model types of Table 7 (baselines excluded) and across the datasets of
+    Table 8, at certainty ``gamma`` (index ``model types``, ``datasets``).
+
+    Ferri et al. (2019), Sect. 6.3's findings: "the calibration loss component of the Brier score
+    might help estimate the performance for score-driven ... we have seen this experimentally in
+    Tables 7 and 8".
+    """
+    from scipy.stats import spearmanr
+
+    _require(frame, ["model", "dataset", "gamma", measure, _method(method), _method(reference, "reference")])
+    tables = {"model types": by_model(frame, gamma).set_index("model").drop(list(BASELINES), errors="ignore"),
+              "datasets": by_dataset(frame, gamma).set_index("dataset")}
+    rhos = {}
+    for label, table in tables.items():
+        gap, values = table[method] - table[reference], table[measure]
+        if len(table) < 3 or np.ptp(gap.to_numpy()) == 0 or np.ptp(values.to_numpy()) == 0:
+            raise ValueError(f"a rank correlation across {label} needs at least 3 of them and {measure} and "
+                             f"{method} − {reference} not constant")
+        rhos[label] = float(spearmanr(values, gap).statistic)
+    return pd.Series(rhos, name=f"ρ({measure}, {method} − {reference})")
+
+
 def ranks_by_gamma(frame: pd.DataFrame, method: str = "train-optimal", exclude=BASELINES) -> pd.DataFrame:
     """Mean rank of each model type (rows) at each certainty γ (columns, as :func:`gamma_label` prints
     them) by the expected loss of threshold choice ``method``: models ranked within each dataset
@@ -597,27 +708,58 @@ def theorem_checks(y, s) -> pd.DataFrame:
     return frame
 
 
-def plot_loss_by_certainty(frame: pd.DataFrame, methods=("train-optimal", "score-driven"), *, ncols: int = 5):
+def _as_arms(runs) -> dict:
+    """``runs`` as ``{arm name: rows}``: a frame of the study's rows is one unnamed arm."""
+    if isinstance(runs, pd.DataFrame):
+        return {"": runs}
+    if not isinstance(runs, Mapping) or not runs:
+        raise ValueError("runs must be a frame of the study's rows or a mapping {arm name: rows} naming at least "
+                         f"one arm, got {type(runs).__name__}")
+    for name, frame in runs.items():
+        _require(frame, ["model", "gamma"], f"runs[{name!r}]")
+    return {str(name): frame for name, frame in runs.items()}
+
+
+#: Line styles and markers that tell the arms of Fig. 5 apart (the colour is the method's), in the order of the arms.
+ARM_STYLES = (("-", "o"), ("--", "s"), (":", "^"), ("-.", "D"))
+
+
+def plot_loss_by_certainty(runs, methods=("train-optimal", "score-driven"), *, ncols: int = 5):
     """Fig. 5 of Ferri et al. (2019) as small multiples: one panel per model type (baselines
     excluded), the mean expected loss over datasets and splits against the certainty γ, one
-    line per threshold choice method. ``frame`` is the study's rows. Returns the figure."""
+    line per threshold choice method (by colour).
+
+    ``runs`` is the study's rows, or a mapping ``{arm name: rows}`` (e.g. Weka's learners and the
+    scikit-learn stand-ins) drawn over each other, one line style per arm (:data:`ARM_STYLES`).
+    Returns the figure.
+    """
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     from credalbook.display import METHOD_COLOURS
     from credalbook.style import COLUMN_WIDTH
 
-    means = by_model_and_gamma(frame)
-    models = [m for m in MODELS if m in means.index.get_level_values("model")]
+    arms = _as_arms(runs)
+    if len(arms) > len(ARM_STYLES):
+        raise ValueError(f"runs names {len(arms)} arms; at most {len(ARM_STYLES)} can be told apart")
+    for method in methods:
+        _method(method)
+    means = {name: by_model_and_gamma(frame) for name, frame in arms.items()}
+    present = set().union(*(m.index.get_level_values("model") for m in means.values()))
+    models = [m for m in MODELS if m in present]
     if not models:
-        raise ValueError("frame holds no non-baseline model type")
+        raise ValueError("runs hold no non-baseline model type")
+    if ncols < 1:
+        raise ValueError(f"ncols must be at least 1, got {ncols}")
     nrows = -(-len(models) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.9 * nrows + 0.7), sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.9 * nrows + (1.0 if len(arms) > 1 else 0.7)),
+                             sharex=True, sharey=True, squeeze=False)
     x = np.arange(len(GAMMAS))
     for ax, model in zip(axes.ravel(), models):
-        for method in methods:
-            values = [means[method].get((model, g), np.nan) for g in GAMMAS]
-            ax.plot(x, values, marker="o", ms=3, color=METHOD_COLOURS.get(method, "black"), label=method)
+        for (name, mean), (line, marker) in zip(means.items(), ARM_STYLES):
+            for method in methods:
+                values = [mean[method].get((model, g), np.nan) for g in GAMMAS]
+                ax.plot(x, values, ls=line, marker=marker, ms=3, color=METHOD_COLOURS.get(method, "black"))
         ax.set_title(model, fontsize=11)
         ax.set_xticks(x[::2], [gamma_label(g) for g in GAMMAS][::2])
     for ax in axes.ravel()[len(models):]:
@@ -626,35 +768,56 @@ def plot_loss_by_certainty(frame: pd.DataFrame, methods=("train-optimal", "score
         ax.set_xlabel("γ")
     for ax in axes[:, 0]:
         ax.set_ylabel("mean loss")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(methods))
+    handles = [Line2D([], [], color=METHOD_COLOURS.get(m, "black"), marker="o", ms=3, label=m) for m in methods]
+    if len(arms) > 1:
+        handles += [Line2D([], [], color="0.3", ls=line, marker=marker, ms=3, label=name)
+                    for name, (line, marker) in zip(arms, ARM_STYLES)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(methods))
     return fig
 
 
-def plot_runs(frame: pd.DataFrame, *, x: str = "train-optimal", y: str = "score-driven", gammas=(np.inf, 0.0),
-              ncols: int = 4, limit: float = 0.7):
+def plot_runs(runs, *, x: str = "train-optimal", y: str = "score-driven", gammas=(np.inf, 0.0), ncols: int = 4,
+              limit: float = 0.7):
     """Fig. 6 of Ferri et al. (2019) as small multiples: one panel per model type, one point per
     run (dataset and split) at each certainty in ``gammas``, the loss of ``x`` against that of
-    ``y``, the diagonal, and the per-γ means as crossing lines. Returns the figure."""
+    ``y``, the diagonal, and each cloud's means as crossing lines.
+
+    ``runs`` is the study's rows, or a mapping ``{arm name: rows}`` whose arms share the panels:
+    one colour per (arm, γ). Returns the figure.
+    """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
     from credalbook.style import COLOURS, COLUMN_WIDTH
 
-    models = [m for m in MODELS if m in set(frame["model"])]
+    arms = _as_arms(runs)
+    _method(x, "x")
+    _method(y, "y")
+    series = [(name, gamma) for name in arms for gamma in gammas]
+    if not series:
+        raise ValueError("gammas must name at least one certainty level")
+    if len(series) > len(COLOURS):
+        raise ValueError(f"{len(series)} (arm, γ) clouds; at most {len(COLOURS)} colours tell them apart")
+    present = set().union(*(set(frame["model"]) for frame in arms.values()))
+    models = [m for m in MODELS if m in present]
     if not models:
-        raise ValueError("frame holds no model type")
+        raise ValueError("runs hold no model type")
+    if ncols < 1:
+        raise ValueError(f"ncols must be at least 1, got {ncols}")
     nrows = -(-len(models) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, 1.85 * nrows + 0.8), sharex=True, sharey=True,
                              squeeze=False)
-    colours = dict(zip(gammas, COLOURS))
+    colours = dict(zip(series, COLOURS))
     for ax, model in zip(axes.ravel(), models):
         ax.plot([0, limit], [0, limit], color="0.4", lw=0.7)
-        for gamma in gammas:
+        for name, gamma in series:
+            frame = arms[name]
             part = frame[(frame["model"] == model) & (frame["gamma"] == gamma)]
-            ax.scatter(part[x], part[y], s=5, alpha=0.35, color=colours[gamma], linewidths=0, rasterized=True)
-            ax.axvline(part[x].mean(), color=colours[gamma], lw=0.8)
-            ax.axhline(part[y].mean(), color=colours[gamma], lw=0.8)
+            colour = colours[(name, gamma)]
+            ax.scatter(part[x], part[y], s=5, alpha=0.35, color=colour, linewidths=0, rasterized=True)
+            if len(part):
+                ax.axvline(part[x].mean(), color=colour, lw=0.8)
+                ax.axhline(part[y].mean(), color=colour, lw=0.8)
         ax.set(xlim=(0, limit), ylim=(0, limit), aspect="equal")
         ax.set_title(model, fontsize=11)
         ax.set_xticks([0, 0.3, 0.6])
@@ -665,9 +828,15 @@ def plot_runs(frame: pd.DataFrame, *, x: str = "train-optimal", y: str = "score-
         ax.set_xlabel(x)
     for ax in axes[:, 0]:
         ax.set_ylabel(y)
-    handles = [Line2D([], [], color=colours[g], marker="o", ls="-", lw=0.8, label=f"γ = {gamma_label(g)}")
-               for g in gammas]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(gammas))
+
+    def label(name, gamma):
+        certainty = f"γ = {gamma_label(gamma)}"
+        if not name:
+            return certainty
+        return name if len(gammas) == 1 else f"{name}, {certainty}"
+
+    handles = [Line2D([], [], color=colours[s], marker="o", ls="-", lw=0.8, label=label(*s)) for s in series]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(series), 2 if len(arms) > 1 else 4))
     return fig
 
 

@@ -34,7 +34,7 @@ from credalbook.experiments.thresholds import (BASELINES, MODELS, STUDY, _model_
                                                split_rows)
 
 __all__ = ["WEKA_MODELS", "SEED_OPTIONS", "weka_options", "fit_scores_weka", "model_scores_weka", "run_split_weka",
-           "STUDY_WEKA"]
+           "STUDY_WEKA", "ARMS"]
 
 #: The paper's learners as Weka classes and options (Ferri et al. 2019, §6, Table 6; RWeka's defaults otherwise).
 WEKA_MODELS = {
@@ -137,3 +137,11 @@ STUDY_WEKA = register(replace(
     STUDY, name="ferri2019_thresholds_weka",
     description="Ferri et al. (2019) with Weka's learners: 26 datasets x 12 models x 10 splits, 4 methods x 7 gammas",
     task=run_split_weka, software=_weka_versions, _checked={}))
+
+#: The two arms of the study by the names the pages give them, the paper's own learners first, then the stand-ins.
+#:
+#: Each is an experiment whose ``results(profile)`` gives its rows, so that a page reads both as
+#: ``{name: study.results(profile) for name, study in ARMS.items()}`` and hands the mapping to
+#: :func:`~credalbook.experiments.thresholds.plot_loss_by_certainty` or
+#: :func:`~credalbook.experiments.thresholds.plot_runs`.
+ARMS = {"Weka's learners": STUDY_WEKA, "scikit-learn stand-ins": STUDY}

@@ -6,7 +6,13 @@
   agree, or the paper is in error) and by :mod:`credalbook.costspace` on real model scores;
 - Sect. 6 (Tables 5, 7, 8, Figs. 4–7 and every sentence interpreting them) and Sect. 7: computed
   from the stored result ``ferri2019_thresholds`` (26 datasets × 12 model types × 10 splits × 7
-  certainty levels, :mod:`credalbook.experiments.thresholds`); the published tables' builders.
+  certainty levels, :mod:`credalbook.experiments.thresholds`); the published tables' builders;
+- both arms: Tables 7 and 8 are also read on Weka's learners (``ferri2019_thresholds_weka``,
+  :mod:`credalbook.experiments.thresholds_weka`) as a registered reading, and every check of
+  :data:`BOTH_ARMS` (Figs. 5-6, the correlations of Sect. 6.2 and the findings they support) is
+  registered a second time on that arm as ``ferri2019.weka.<name>`` (:func:`weka_twin`; the claims
+  in ``data/paper/claims/ferri2019_weka.yml``), so that a conclusion that holds with one
+  implementation and not with the other shows as two verdicts (:func:`arms_comparison`).
 
 Readings of the paper's words are stated in each claim's ``note`` in
 ``data/paper/claims/ferri2019.yml``. "Non-baseline" means the ten model types other than Prior
@@ -23,7 +29,7 @@ from scipy.stats import spearmanr
 
 from credalbook import costspace as cs
 from credalbook.experiments import thresholds as th
-from credalbook.ledger.core import Finding, book_table, check, stored
+from credalbook.ledger.core import CHECKS, Finding, book_table, check, stored
 from credalbook.theory import costspace as theory
 
 __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4_curves", "fig7_cost_lines",
@@ -46,7 +52,8 @@ __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4
            "train_optimal_degrades_more", "svm_most_obvious", "fig7_pruning_fewer_lines",
            "fig7_svm_three_lines", "best_methods_all_certainty", "rate_driven_poor_in_general",
            "extreme_probabilities_superior", "cl_helps_score_driven", "no_calibration_pattern",
-           "more_diverse", "rate_driven_worst", "train_optimal_often_suboptimal", "train_score_similar"]
+           "more_diverse", "rate_driven_worst", "train_optimal_often_suboptimal", "train_score_similar",
+           "BOTH_ARMS", "weka_twin", "arms_comparison"]
 
 RESULTS = stored("ferri2019_thresholds")
 #: The reading of Tables 7 and 8 made with Weka's own learners (``ferri2019_thresholds_weka``), beside the book's arm.
@@ -902,13 +909,13 @@ def _difference_correlation(name: str, measure: str):
     @_on_results(name, _correlated_difference(measure))
     @_named(f"difference_correlation[{measure}]")
     def correlation(results: pd.DataFrame) -> Finding:
-        certain = _real(results, np.inf)
-        rate = certain["rate-driven"] - certain["train-optimal"]
-        score = certain["score-driven"] - certain["train-optimal"]
-        r = float(np.corrcoef(rate, certain[measure])[0, 1])
-        other = float(np.corrcoef(score, certain[measure])[0, 1])
-        return Finding(r, detail=f"Pearson r of (rate-driven − train-optimal) with {measure} over {len(certain)} "
-                                 f"non-baseline runs at γ = ∞: {r:.2f}; of (score-driven − train-optimal): {other:.2f}")
+        r = th.difference_correlation(results, measure, "rate-driven")
+        readings = th.difference_correlations(results, measures=(measure,))
+        others = "; ".join(f"({row['difference']}, {row['model types']} model types): {row['r']:.2f}"
+                           for _, row in readings.iloc[1:].iterrows())
+        runs = int(readings["runs"].iloc[0])
+        return Finding(r, detail=f"Pearson r of (rate-driven − train-optimal) with {measure} over the {runs} "
+                                 f"non-baseline runs at γ = ∞: {r:.2f}; other readings {others}")
 
     return correlation
 
@@ -1155,7 +1162,7 @@ def crisp_score_driven_flat(results: pd.DataFrame) -> Finding:
 
 
 def _increase(results: pd.DataFrame, method: str) -> pd.Series:
-    return _means(results, 0.0, method) - _means(results, np.inf, method)
+    return th.certainty_increase(results, method)
 
 
 @_on_results("ferri2019.svmp-in-line", _scaled("score-driven", 3.0, models=["SVMp"], gamma=0.0))
@@ -1189,12 +1196,11 @@ def _share_above_diagonal(name: str, models: list[str], below: bool):
     @_on_results(name, _swapped_columns("score-driven", "train-optimal"))
     @_named(f"fig6_side[{', '.join(models)}]")
     def share(results: pd.DataFrame) -> Finding:
-        runs = _at(results, np.inf)
-        runs = runs[runs["model"].isin(models)]
-        side = (runs["score-driven"] < runs["train-optimal"] - EPS) if below else (
-            runs["score-driven"] > runs["train-optimal"] + EPS)
-        per_model = side.groupby(runs["model"]).mean()
-        return Finding(float(side.mean()), detail=f"{'below' if below else 'above'} the diagonal: " + ", ".join(
+        runs = results[results["model"].isin(models)]
+        side = "below" if below else "above"
+        pooled = th.diagonal_shares(runs, gammas=(np.inf,), by=(), tol=EPS)[side]
+        per_model = th.diagonal_shares(runs, gammas=(np.inf,), tol=EPS)[side].droplevel("gamma")
+        return Finding(float(pooled.iloc[0]), detail=f"{side} the diagonal: " + ", ".join(
             f"{m} {v:.0%}" for m, v in per_model.items()))
 
     return share
@@ -1384,10 +1390,8 @@ def extreme_probabilities_superior(results: pd.DataFrame) -> Finding:
 def cl_helps_score_driven(results: pd.DataFrame) -> Finding:
     """Across model types (Table 7) and datasets (Table 8), CL and the score-driven − train-optimal
     gap rise together (Spearman > 0 in both)."""
-    rhos = {}
-    for label, table in (("model types", _model_table(results)), ("datasets", _dataset_table(results))):
-        rhos[label] = float(spearmanr(table["CL"], table["score-driven"] - table["train-optimal"]).statistic)
-    return Finding(bool(min(rhos.values()) > 0), detail="Spearman ρ(CL, score-driven − train-optimal): " + ", ".join(
+    rhos = th.gap_rank_correlations(results, "CL", "score-driven")
+    return Finding(bool(rhos.min() > 0), detail="Spearman ρ(CL, score-driven − train-optimal): " + ", ".join(
         f"{k} {v:.2f}" for k, v in rhos.items()))
 
 
@@ -1451,3 +1455,74 @@ def train_score_similar(results: pd.DataFrame) -> Finding:
     return Finding(bool(gap <= 0.1), detail=f"mean train-optimal {train:.4f}, score-driven {score:.4f} "
                                             f"(relative difference {gap:.1%})")
 
+
+# ----------------------------------------------------------------------------------------------
+# Figs. 5-6 and the correlations of Sect. 6.2 on both arms
+
+#: The checks of Figs. 5-6, of the correlations of Sect. 6.2 and of the findings they support, judged on
+#: both arms: each also registered as ``ferri2019.weka.<name>`` on the stored Weka arm (:func:`weka_twin`).
+BOTH_ARMS = (
+    # Sect. 6.3, Fig. 5
+    "ferri2019.fig5-monotone", "ferri2019.fig5-few-ranking-changes", "ferri2019.fig5-best-at-complete-uncertainty-train",
+    "ferri2019.fig5-worst-three-at-certainty-train", "ferri2019.fig5-lowest-relative-increase",
+    "ferri2019.ibk1-train-optimal-not-flat", "ferri2019.low-uncertainty-train-optimal", "ferri2019.crisp-score-driven-flat",
+    "ferri2019.svmp-in-line", "ferri2019.svm-best-uncertain", "ferri2019.svm-second-worst-certain",
+    # Sect. 6.3, Fig. 6
+    "ferri2019.fig6-points-per-model", "ferri2019.fig6-svm-nb-above-diagonal", "ferri2019.fig6-j48unp-below-diagonal",
+    "ferri2019.degradation-complete-uncertainty", "ferri2019.test-optimal-doubles", "ferri2019.train-optimal-softened",
+    "ferri2019.train-optimal-degrades-more", "ferri2019.svm-most-obvious",
+    # Sect. 6.2, the correlations and the sentences around them
+    "ferri2019.nb-svm-poor-brier", "ferri2019.corr-rate-train-bs", "ferri2019.corr-rate-train-cl",
+    "ferri2019.high-bs-train-optimal-best",
+    # Sect. 6.3's findings drawn from Figs. 5-6 and the correlations
+    "ferri2019.best-methods-all-certainty", "ferri2019.extreme-probabilities-superior", "ferri2019.cl-helps-score-driven",
+    "ferri2019.no-calibration-pattern-uncertain", "ferri2019.more-diverse-with-uncertainty",
+)
+#: The page that shows the Weka arm's verdicts on Figs. 5-6 and the correlations.
+FIGURES = "chapters/thresholds/figures"
+
+
+def weka_twin(name: str) -> str:
+    """The id of check (and claim) ``name`` judged on Weka's learners: ``ferri2019.weka.<rest>``."""
+    prefix = "ferri2019."
+    if not name.startswith(prefix) or name.startswith(prefix + "weka."):
+        raise ValueError(f"name must be a ferri2019 check of the stand-ins' arm, got {name!r}")
+    return prefix + "weka." + name[len(prefix):]
+
+
+# Altered inputs for the Weka twins whose stand-ins' alteration cannot flip the Weka arm's verdict: the
+# stand-ins' alteration moves IBK1 to the top, where Weka's IBK1 already is (PART second); it makes CL
+# the score-driven − train-optimal gap, with which Weka's CL already rises, so the twin's makes it fall.
+_WEKA_MUTATE = {
+    "ferri2019.fig5-best-at-complete-uncertainty-train": _scaled("train-optimal", 0.1, models=["J48Unp"], gamma=0.0),
+    "ferri2019.cl-helps-score-driven": lambda results: {
+        "results": results.assign(CL=results["train-optimal"] - results["score-driven"])},
+}
+
+for _name in BOTH_ARMS:
+    _item = CHECKS[_name]
+    check(weka_twin(_name), inputs={"results": WEKA_RESULTS},
+          mutate=_WEKA_MUTATE.get(_name, _item.mutate))(_item.function)
+del _name, _item
+
+
+def arms_comparison(entries: pd.DataFrame) -> pd.DataFrame:
+    """The claims judged on both arms side by side, from the ledger's rows ``entries``: one row per
+    claim of :data:`BOTH_ARMS` (in that order) with its section, the paper's words and value, and
+    per arm the book's value and verdict (columns ``weka``, ``weka verdict``, ``stand-ins``,
+    ``stand-ins verdict``) and ``same`` (whether the two verdicts agree)."""
+    required = {"id", "section", "statement", "published", "book", "verdict"}
+    if not isinstance(entries, pd.DataFrame) or not required <= set(entries.columns):
+        raise ValueError(f"entries must be ledger rows with the columns {sorted(required)}")
+    rows = entries.drop_duplicates("id").set_index("id")
+    missing = [i for n in BOTH_ARMS for i in (n, weka_twin(n)) if i not in rows.index]
+    if missing:
+        raise ValueError(f"entries lack the claims {missing}")
+    table = []
+    for name in BOTH_ARMS:
+        stand_in, weka = rows.loc[name], rows.loc[weka_twin(name)]
+        table.append({"id": name, "section": stand_in["section"], "statement": stand_in["statement"],
+                      "published": stand_in["published"], "weka": weka["book"], "weka verdict": weka["verdict"],
+                      "stand-ins": stand_in["book"], "stand-ins verdict": stand_in["verdict"],
+                      "same": weka["verdict"] == stand_in["verdict"]})
+    return pd.DataFrame(table)
