@@ -30,7 +30,7 @@ from credalbook._mdl import entropy_rows, mdl_cuts
 from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
 
 __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_uncertainty", "cfs_merit",
-           "CFSSelector"]
+           "CFSSelector", "weka_cfs"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -513,3 +513,10 @@ class CFSSelector(TransformerMixin, BaseEstimator):
     def get_support(self) -> np.ndarray:
         check_is_fitted(self, "support_")
         return self.support_.copy()
+
+
+def weka_cfs() -> CFSSelector:
+    """CFS as Zaffalon, Corani & Mauá (2012, §9.1.3) ran it: Weka 3.9's ``CfsSubsetEval`` +
+    ``BestFirst`` with their defaults (``CFSSelector(convention="weka", locally_predictive=True)``,
+    equal to Weka's subsets on every fold of the benchmark, ``tests/test_weka_golden.py``)."""
+    return CFSSelector(convention="weka", locally_predictive=True)

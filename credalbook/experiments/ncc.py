@@ -35,7 +35,7 @@ from credalbook.experiments.protocols import (
 )
 from credalbook.experiments.registry import Experiment, register
 from credalbook.metrics import utility_discounted_accuracy_scores
-from credalbook.preprocessing import CFSSelector, MDLDiscretizer
+from credalbook.preprocessing import MDLDiscretizer, weka_cfs
 
 __all__ = ["SEED", "nbc_vs_ncc_summary", "ARTIFICIAL", "artificial_task", "artificial_summary",
            "ncc_binary_utility", "KRKP", "krkp_task", "krkp_summary", "UCI", "UCI_CI_DATASETS", "uci_datasets",
@@ -204,7 +204,7 @@ def _mdl():
 
 
 def _mdl_cfs():
-    return make_pipeline(MDLDiscretizer(), CFSSelector())
+    return make_pipeline(MDLDiscretizer(), weka_cfs())
 
 
 def _ndc():
