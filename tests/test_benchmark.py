@@ -169,7 +169,7 @@ def test_ci_profile_runs_the_same_on_a_local_dask_cluster():
     configs = [c for c in bm.BENCHMARK.configs("ci") if c["dataset"] == "contact-lenses"]
     local = bm.BENCHMARK.run_configs(configs, backend="sequential", cache=False, progress=False)
     with distributed.Client(distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                                     dashboard_address=None)):
+                                                     dashboard_address=":0")):
         remote = bm.BENCHMARK.run_configs(configs, backend="dask", cache=False, progress=False)
     columns = [c for c in local.columns if c != "seconds"]
     pd.testing.assert_frame_equal(local[columns], remote[columns])

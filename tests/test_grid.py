@@ -344,7 +344,7 @@ def test_workers_compute_and_the_caller_caches(tmp_path, log):
 # ------------------------------------------------------------------------------ dask
 def test_tiny_grid_on_a_local_dask_cluster(tmp_path, log):
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) \
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") \
             as cluster, distributed.Client(cluster):
         configs = [{"x": x, "log": str(log), "delay": 0.02 * (4 - x)} for x in range(5)]
         results = run_grid(square, configs, backend="dask", cache_dir=tmp_path, progress=False)

@@ -189,23 +189,26 @@ def _decide_interior(logh: _LogH, max_iter: int = 200) -> np.ndarray:
     return result
 
 
-def _class_sums(gathered, mask, observed, s, t):
+def _class_sums(gathered, mask, observed, s, t, dominated=None):
     """Per instance and class, the sums over observed features of ln h's factors at each common t of ``t``.
 
     ln h(t) for the pair (c1, c2) = ln[(α+s−t)/(β+t)] + U(c1) + V(c2) and its slope is
     −1/(α+s−t) − 1/(β+t) + U'(c1) + V'(c2), so at the ends t = 0 and t = s every pair is settled
     from (n, K) arrays instead of (n, K, K, d) ones. ``observed`` is (1, d, K) or (n, d, K);
     ``t`` (m,) the values of t, the leading axis of every result (m, n, K), so that one pass
-    serves both ends (each sum still runs over the features in order).
+    serves both ends (each sum still runs over the features in order). ``dominated`` (n, d, K),
+    when given, replaces ``gathered`` in the dominated class's factors V (the upper counts of
+    features missing not at random, :mod:`credalbook.classifiers.ncc`).
     """
+    upper = gathered if dominated is None else dominated
     used = mask[:, :, None]                                   # (n, d, 1)
     t = np.asarray(t, dtype=float)[:, None, None, None]       # (m, 1, 1, 1): results (m, n, K)
     with np.errstate(divide="ignore", invalid="ignore"):
-        differ = used & (observed != gathered)
+        differ = used & (observed != upper)
         u = _sum_over_features(np.where(used, np.log(gathered) - np.log(observed + s - t), 0.0))
-        v = _sum_over_features(np.where(differ, np.log(observed + t) - np.log(gathered + t), 0.0))
+        v = _sum_over_features(np.where(differ, np.log(observed + t) - np.log(upper + t), 0.0))
         du = _sum_over_features(np.where(used, 1.0 / (observed + s - t), 0.0))
-        dv = _sum_over_features(np.where(differ, 1.0 / (observed + t) - 1.0 / (gathered + t), 0.0))
+        dv = _sum_over_features(np.where(differ, 1.0 / (observed + t) - 1.0 / (upper + t), 0.0))
     return u, v, du, dv
 
 
@@ -221,14 +224,16 @@ def _sum_over_features(terms: np.ndarray) -> np.ndarray:
 
 
 def dominance_from_counts(class_counts, gathered, observed, mask, s: float = 1.0,
-                          log_ratio: float = 0.0) -> np.ndarray:
+                          log_ratio: float = 0.0, dominated=None) -> np.ndarray:
     """(n, K, K) boolean: ``D[k, a, b]`` iff class a credal-dominates class b for instance k, from its counts.
 
     ``class_counts`` (K,) or (n, K): n(c); ``gathered`` (n, d, K): n(x_i, c) at the instance's
     values; ``observed`` (d, K) or (n, d, K): ñ_i(c); ``mask`` (n, d): the features that enter.
     Per-instance counts let a lazy classifier decide all its local models in one call
     (:mod:`credalbook.classifiers.lncc`); shared counts are kept at (1, d, K) so that their
-    terms are computed once.
+    terms are computed once. ``dominated`` (n, d, K), default ``gathered``: the counts that enter
+    for the dominated class c2, n(x_i, c2) + t in h's denominators (NCC2's upper counts
+    n(x_i, c2) + m_i(c2) of a feature missing not at random, :mod:`credalbook.classifiers.ncc`).
     """
     n, d, K = gathered.shape
     s = float(s)
@@ -240,7 +245,8 @@ def dominance_from_counts(class_counts, gathered, observed, mask, s: float = 1.0
     possible = (class_counts > 0) & ~np.any(mask[:, :, None] & (gathered == 0), axis=1)
     candidate = possible[:, :, None] & ~np.eye(K, dtype=bool)[None, :, :]   # (n, K, K)
     ends = {}
-    sums = _class_sums(gathered, mask, observed, s, np.array([0.0, s]))
+    upper = gathered if dominated is None else dominated
+    sums = _class_sums(gathered, mask, observed, s, np.array([0.0, s]), dominated)
     for end, t in enumerate((0.0, s)):
         u, v, du, dv = (part[end] for part in sums)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -254,7 +260,7 @@ def dominance_from_counts(class_counts, gathered, observed, mask, s: float = 1.0
     if interior.any():
         r, a, b = np.nonzero(interior)
         per_row = np.broadcast_to(observed, (n, d, K))
-        logh = _LogH(s, class_counts[r, a], class_counts[r, b], gathered[r, :, a], gathered[r, :, b],
+        logh = _LogH(s, class_counts[r, a], class_counts[r, b], gathered[r, :, a], upper[r, :, b],
                      per_row[r, :, a], per_row[r, :, b], mask[r], log_ratio)
         dominance[r, a, b] = _decide_interior(logh)
     return dominance

@@ -17,7 +17,7 @@ import numpy as np
 
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import ProbabilisticSetClassifier
-from credalbook.classifiers.ncc import NaiveCredalClassifier, dominance_matrix
+from credalbook.classifiers.ncc import NaiveCredalClassifier, non_mar_dominance_matrix
 from credalbook.decisions import threshold_sets
 
 __all__ = ["RejectionClassifier", "ncc_rejection_sets", "rejection_example"]
@@ -46,7 +46,9 @@ def ncc_rejection_sets(model: NaiveCredalClassifier, X, threshold: float) -> np.
     Xc = model._code_test(X)
     sets = model._predict_set_codes(Xc)
     odds = threshold / (1.0 - threshold)
-    confident = dominance_matrix(model.counts_, Xc, model.s, log_ratio=float(np.log(odds))).any(axis=2)
+    # the features the model declares missing not at random enter as in its sets (none: dominance_matrix)
+    confident = non_mar_dominance_matrix(model.counts_, Xc, model.non_mar_, model.s,
+                                         log_ratio=float(np.log(odds))).any(axis=2)
     sets[~confident.any(axis=1)] = True
     return sets
 

@@ -36,7 +36,7 @@ __all__ = ["PROFILES", "SHARED_CHECKS", "EXPERIMENTS", "Experiment", "check_prof
 
 #: The profiles of the book (``ci`` recomputes a stated subset and checks it, ``full`` is the papers' scale).
 PROFILES = ("ci", "full")
-#: The environment variable naming the folder where one build's pages share their ci checks (unset: no sharing).
+#: The environment variable naming the folder where one build's pages share their ci checks (none when unset).
 SHARED_CHECKS = "CREDALBOOK_SHARED_CHECKS"
 
 
