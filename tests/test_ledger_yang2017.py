@@ -121,3 +121,17 @@ def test_section_keeps_the_named_entries():
                          "verdict": "reproduced"})
     text = entries.section(rows, "chapters/costs/tables", "yang2017.example4", "yang2017_table3")
     assert "“a”" in text and "“b”" not in text and "| Table III |" in text
+
+
+def test_the_table12_record_cites_every_computed_reading():
+    """The note on Table XII's costs quotes what table12_agreement computes from the stored readings (no stale text)."""
+    from credalbook.experiments.store import load_results
+    from credalbook.reference import published_source
+
+    why = next(rule["why"] for rule in published_source("yang2017_table12")["cells"]
+               if rule.get("measure") == "cost" and "match" not in rule)
+    agreement = experiment.table12_agreement(experiment.table12_reading_frames(load_results("yang2017_table12_readings")))
+    assert not agreement["reproduces"].any() and "No reading reproduces the table" in why
+    for row in agreement.itertuples():
+        numbers = f"{row.mean_abs_difference:.3f}, {row.within_tolerance}, {row.ranks_agreeing}"
+        assert numbers in why, row.reading

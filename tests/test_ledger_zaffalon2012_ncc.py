@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from credalbook.experiments import ncc as ex
 from credalbook.experiments.ncc import ncc_binary_utility
 from credalbook.ledger import core
 from credalbook.ledger import zaffalon2012_ncc as zcm
@@ -125,3 +126,144 @@ def test_sizes_reversed_turns_trends_round():
     frame = pd.DataFrame({"size": [5, 10, 20], "x": [1, 2, 3]})
     reversed_ = zcm._sizes_reversed(frame).sort_values("size")
     assert reversed_["x"].tolist() == [3, 2, 1] and np.all(np.diff(reversed_["size"]) > 0)
+
+
+# ----------------------------------------------------------------------------------------------
+# The remaining differences: hypotheses computed
+# ----------------------------------------------------------------------------------------------
+def test_variant_runs_with_the_defaults_are_the_stored_runs():
+    from credalbook.experiments.store import load_results
+
+    stored = load_results("zaffalon2012_ncc_artificial")
+    runs = zcm.artificial_variant_runs([0, 1], [0], [25, 100])
+    same = runs.merge(stored, on=["theta", "size", "train_set"], suffixes=("", "_stored"))
+    assert len(same) == len(runs) == 4
+    for column in ("nbc_accuracy", "ncc_determinacy", "nbc_accuracy_ncc_indeterminate", "ncc_u65"):
+        np.testing.assert_allclose(same[column], same[f"{column}_stored"], rtol=0, atol=1e-9)  # as the CSV keeps them
+    with pytest.raises(ValueError, match="generator"):
+        zcm.artificial_variant_runs([0], [0], [25], generator="other")
+
+
+def test_weakest_features_are_exactly_the_smallest_gap_apart():
+    theta = zcm._weakest_model(np.random.default_rng(0), 200)
+    np.testing.assert_allclose(np.abs(theta[:, 0] - theta[:, 1]), 0.1)
+    assert theta.min() >= 0 and theta.max() <= 1 and (theta[:, 0] > theta[:, 1]).any() and (theta[:, 0] < theta[:, 1]).any()
+
+
+def _artificial_runs() -> pd.DataFrame:
+    """Two θ with two runs each at one size: 100 test instances, indeterminate on 10, 20, 30 and 40."""
+    return pd.DataFrame({"theta": [0, 0, 1, 1], "size": 25, "train_set": [0, 1, 0, 1], "n_test": 100,
+                         "nbc_accuracy": 0.8, "ncc_determinacy": [0.9, 0.8, 0.7, 0.6],
+                         "ncc_discounted_accuracy": 0.7, "ncc_u65": 0.75,
+                         "nbc_accuracy_ncc_indeterminate": [0.5, 0.6, 0.7, 0.8]})
+
+
+def test_pooling_readings_by_hand():
+    pooling = zcm.artificial_pooling(_artificial_runs())
+    assert pooling["median of runs"].loc[25, "nbc_ncc_i"] == pytest.approx(0.65)
+    assert pooling["median of runs"].loc[25, "area_of_ignorance"] == pytest.approx(0.25)
+    assert pooling["mean of runs"].loc[25, "nbc_ncc_i"] == pytest.approx(0.65)
+    # pooled: hits 5 + 12 + 21 + 32 = 70 on 100 indeterminate instances
+    assert pooling["pooled over runs"].loc[25, "nbc_ncc_i"] == pytest.approx(0.70)
+    assert pooling["pooled over runs"].loc[25, "area_of_ignorance"] == pytest.approx(0.25)
+    # per θ: 17/30 and 53/70, median of the two
+    assert pooling["median over θ"].loc[25, "nbc_ncc_i"] == pytest.approx((17 / 30 + 53 / 70) / 2)
+    with pytest.raises(ValueError, match="lack"):
+        zcm.artificial_pooling(pd.DataFrame({"size": [25]}))
+
+
+def test_monte_carlo_error_is_the_spread_over_theta():
+    runs = _artificial_runs()
+    same = runs.assign(theta=0, ncc_determinacy=0.8, nbc_accuracy_ncc_indeterminate=0.6)
+    printed = pd.DataFrame({"size": [25], "nbc_ncc_i": [0.6], "area_of_ignorance": [0.3]})
+    flat = zcm.artificial_monte_carlo(same, printed, resamples=20).set_index("quantity")
+    assert (flat["se"] == 0).all() and flat.loc["nbc_ncc_i", "within"] and not flat.loc["area_of_ignorance", "within"]
+    assert flat.loc["area_of_ignorance", "z"] == np.inf
+    spread = zcm.artificial_monte_carlo(runs, printed, resamples=200).set_index("quantity")
+    assert spread.loc["nbc_ncc_i", "se"] > 0
+    assert spread.loc["nbc_ncc_i", "se_between_studies"] == pytest.approx(np.sqrt(2) * spread.loc["nbc_ncc_i", "se"])
+    assert spread.loc["nbc_ncc_i", "z"] == pytest.approx((0.6 - 0.65) / spread.loc["nbc_ncc_i", "se_between_studies"])
+    with pytest.raises(ValueError, match="resamples"):
+        zcm.artificial_monte_carlo(runs, printed, resamples=3)
+
+
+def test_hypotheses_table_marks_the_printed_row_and_judges_every_other():
+    from credalbook.experiments.store import load_results
+
+    runs = load_results("zaffalon2012_ncc_artificial")
+    runs = runs[runs["theta"] < 3]
+    table = zcm.artificial_hypotheses(runs, design={"thetas": 3, "size_grid": (20, 50)})
+    assert table.iloc[0]["hypothesis"].startswith("paper") and table.iloc[0]["within"] == 4
+    judged = table.iloc[1:]
+    assert set(judged["verdict"]) <= {"it does not", "this reading reproduces the numbers"}
+    assert (judged["verdict"] == "this reading reproduces the numbers").eq(judged["within"] == 4).all()
+    size = table.set_index("hypothesis").loc["training size"]
+    assert size["area_of_ignorance_25"] == pytest.approx(0.20) and size["area_of_ignorance_100"] == pytest.approx(0.04)
+    weak = table.set_index("hypothesis").loc["weakest features"]
+    base = table.set_index("hypothesis").loc["recomputed: the book's protocol"]
+    assert weak["area_of_ignorance_25"] > base["area_of_ignorance_25"]      # weaker features, more ignorance
+
+
+def _ndc_folds() -> pd.DataFrame:
+    """Three datasets, one run of six folds: NCC clearly ahead on a, NDC clearly ahead on b, a coin toss on c."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for dataset, shift in (("a", 0.1), ("b", -0.1), ("c", 0.0)):
+        for fold in range(6):
+            noise = rng.normal(0, 0.01) if dataset != "c" else (0.01 if fold % 2 else -0.01)
+            row = {"dataset": dataset, "run": fold // 3, "fold": fold % 3, "feature_selection": False}
+            for utility in ("u65", "f1", "u80"):
+                row[f"ndc_{utility}"] = 0.7
+                row[f"ncc_{utility}"] = 0.7 + shift + noise
+            rows.append(row)
+    plain = pd.DataFrame(rows)
+    return pd.concat([plain, plain.assign(feature_selection=True)], ignore_index=True)
+
+
+def test_table11_hypotheses_by_hand():
+    printed = pd.DataFrame({"utility": ["u65", "f1", "u80"], "ncc_wins": 1, "ties": 1, "ndc_wins": 1})
+    appendix = {"u65": pd.DataFrame({"name": ["a", "b", "c"], "NCC": [90.0, 60.0, 50.0]})}
+    table = zcm.table11_hypotheses(_ndc_folds(), printed, appendix).set_index("reading")
+    book = table.loc["book: paired t-test over the 100 folds"]
+    assert book["u65"] == "1–1–1" and book["exact"] == 9 and book["verdict"] == "this reading reproduces the table"
+    no_test = table.loc["no test"]
+    assert no_test["ncc_higher_u65"] == 1 and no_test["u65"] == "1–1–1"     # c's means are equal
+    own = table.loc["no test, the paper's NCC"]
+    assert own["u65"] == "1–0–2" and own["f1"] == "not in the paper" and own["cells"] == 3
+
+
+def test_table11_book_reading_is_the_ledgers_table():
+    from credalbook.experiments.store import load_results
+
+    folds = load_results("zaffalon2012_ncc_uci")
+    table = zcm.table11_hypotheses(folds).set_index("reading")
+    frame = ex.ncc_vs_ndc(folds, feature_selection=False).set_index("utility")
+    for utility in ("u65", "f1", "u80"):
+        row = frame.loc[utility]
+        assert table.loc["book: paired t-test over the 100 folds", utility] == \
+            f"{row['ncc_wins']}–{row['ties']}–{row['ndc_wins']}"
+    corrected = ex.ncc_vs_ndc(folds, feature_selection=False, test_train_ratio=1 / 9).set_index("utility")
+    assert table.loc["Nadeau–Bengio correction", "u65"] == "–".join(
+        str(corrected.loc["u65", c]) for c in ("ncc_wins", "ties", "ndc_wins"))
+
+
+def test_the_source_records_cite_the_computed_hypotheses():
+    """The notes of the two records quote the numbers the hypothesis functions compute (no stale text)."""
+    from credalbook.experiments.store import load_results
+    from credalbook.reference import published_source
+
+    runs = load_results("zaffalon2012_ncc_artificial")
+    why = published_source("zaffalon2012_ncc_artificial")["cells"][0]["why"]
+    for _, row in zcm.artificial_hypotheses(runs).iloc[1:].iterrows():
+        nbc = f"{row['nbc_ncc_i_25']:.3f}/{row['nbc_ncc_i_100']:.3f}"
+        area = f"area {row['area_of_ignorance_25']:.3f}/{row['area_of_ignorance_100']:.3f}"
+        assert nbc in why and (row["hypothesis"] == "training size" or area in why), row["hypothesis"]
+    error = zcm.artificial_monte_carlo(runs)["z"].abs()
+    assert f"{error.min():.1f} to {error.max():.1f} between-study errors" in why
+    why = published_source("zaffalon2012_ncc_table11")["cells"][0]["why"]
+    table = zcm.table11_hypotheses(load_results("zaffalon2012_ncc_uci"))
+    for _, row in table[~table["reading"].str.startswith("no test")].iterrows():
+        assert f"{row['u65']}, {row['f1']}, {row['u80']} ({row['mean_abs_difference']:.1f})" in why, row["reading"]
+    bounds = table.set_index("reading")["ncc_higher_u65"]
+    assert f"NCC leads on {int(bounds['no test'])} of the" in why
+    assert f"NCC leads on {int(bounds['no test, the paper' + chr(39) + 's NCC'])} datasets under u65" in why

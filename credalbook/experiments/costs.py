@@ -37,7 +37,9 @@ from credalbook.experiments.registry import Experiment, register
 __all__ = ["DATASETS", "DISCRETISED", "S_GRID", "R_FIG3", "N_FOLDS", "N_TREES", "REPETITIONS",
            "equal_frequency_codes", "fold_data", "ncc_fold", "table12_fold", "FIG3", "TABLE12",
            "TABLE12_ORDERED", "summarise", "table12_summary",
-           "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range", "plot_fig3", "plot_table12"]
+           "optimal_s", "curve_shapes", "interval_vs_exact", "cost_range", "plot_fig3", "plot_table12",
+           "TABLE12_SET_READINGS", "TABLE12_SCALE_READINGS", "table12_readings_fold", "TABLE12_READINGS",
+           "table12_reading_frames", "table12_agreement"]
 
 #: The ordinal datasets of Yang et al. (2017) §VII (ERA, ESL, LEV).
 DATASETS = ("ERA", "ESL", "LEV")
@@ -384,3 +386,195 @@ def plot_table12(cells: dict, *, bounds: dict | None = None):
         handles.append(Line2D([], [], color="#666666", linestyle="--", linewidth=1, label="largest possible"))
     figure.legend(handles=handles, loc="outside upper center", ncol=2)
     return figure
+
+
+# ----------------------------------------------------------------------------------------------
+# Table XII: readings of the printed costs, each computed (the book's convention stays the book's)
+# ----------------------------------------------------------------------------------------------
+#: Readings of Table XII that need the predicted sets, each name mapped to what it changes.
+#:
+#: The book's setting is ℓ1 costs, Eq. (14) at r = 0.5 and the mean over the test instances;
+#: ``book`` is that setting itself.
+TABLE12_SET_READINGS = {
+    "book": "none: ℓ1 costs, Eq. (14) at r = 0.5, mean over the test instances",
+    "mistake averse": "Eqs. (15)-(16) at r = 0.5 instead of Eq. (14); 2Tr selected under them",
+    "discounted costs": "Definition 3's discounted costs (Eq. 12 with p = 1, r = 0); 2Tr selected under them",
+    "Abellán-Masegosa costs": "the costs of indeterminacy of §V-c on the book's sets",
+    "truth coded in reverse": "the book's sets scored against the truth coded in the reverse order of the classes",
+    "squared distances": "costs (i − j)² instead of |i − j|, to decide and to score",
+    "classes by first appearance": "ranks in the order the classes first appear in the data file, to decide and to score",
+}
+#: Readings of Table XII that rescale the book's own costs, each name mapped to what it changes.
+TABLE12_SCALE_READINGS = {
+    "sum per fold": "costs summed over the test instances of a fold (mean over the folds)",
+    "sum per data set": "costs summed over all instances of a ten-fold run (mean over the runs)",
+    "divided by K": "the average divided by the number of classes",
+    "divided by K − 1": "the average divided by the largest cost, K − 1",
+    "percent": "the average times 100",
+    "one factor": "the book's costs times the one factor that best fits the nine printed costs",
+    "one factor per data set": "the book's costs times the factor that best fits each data set's three costs",
+}
+
+
+def _first_appearance_cost(name: str) -> np.ndarray:
+    """ℓ1 costs between the positions of the classes in their order of first appearance in the data file."""
+    _, y, k = _load(name)
+    order = list(dict.fromkeys(np.asarray(y.codes).tolist()))
+    order += [c for c in range(k) if c not in order]
+    position = np.empty(k, dtype=float)
+    position[order] = np.arange(k)
+    return np.abs(position[:, None] - position[None, :])
+
+
+def table12_readings_fold(dataset: str, repetition: int, fold: int, s: float = 2.0, r: float = 0.5,
+                          n_trees: int = N_TREES) -> pd.DataFrame:
+    """Table XII rows of one fold under each reading of :data:`TABLE12_SET_READINGS`.
+
+    Same folds, seeds and models as :func:`table12_fold` (the ``book`` rows equal its rows): the
+    readings that change only the scoring score the book's sets; ``squared distances`` and
+    ``classes by first appearance`` refit NCC and the 50 trees with their cost matrix.
+    Columns: reading, method, cost_sum, size_sum, n_test.
+    """
+    x_train, x_test, y_train, y_test, k = fold_data(dataset, repetition, fold)
+    seed = 100_000 * DATASETS.index(dataset) + 1_000 * repetition + fold
+
+    def fitted(cost):
+        forest = NestedDichotomyForest(n_trees=n_trees, s=s, cost=cost, random_state=seed).fit(x_train, y_train)
+        return forest, CostSensitiveNCC(s=s, cost=cost).fit(x_train, y_train)
+
+    def tree_sets(forest, **selection):
+        return forest.best_tree(x_train, y_train, **selection).predict_set(x_test)
+
+    rows = []
+
+    def score(reading, cost, truth, sets, rule, **params):
+        for method, chosen in sets.items():
+            scores = set_costs(cost, truth, chosen, rule, **params)
+            rows.append({"reading": reading, "method": method, "cost_sum": float(scores.sum()),
+                         "size_sum": int(chosen.sum()), "n_test": int(len(truth))})
+
+    l1 = ordinal_cost_matrix(k)
+    forest, ncc = fitted(l1)
+    book = {"NCC": ncc.predict_set(x_test), "2Tr": tree_sets(forest, r=r, variant="cautious"),
+            "Fo": forest.predict_set(x_test)}
+    score("book", l1, y_test, book, "p_discounted", r=r, variant="cautious")
+    score("mistake averse", l1, y_test, {**book, "2Tr": tree_sets(forest, r=r, variant="mistake_averse")},
+          "p_discounted", r=r, variant="mistake_averse")
+    score("discounted costs", l1, y_test, {**book, "2Tr": tree_sets(forest, r=0.0)}, "p_discounted", r=0.0)
+    score("Abellán-Masegosa costs", l1, y_test, book, "abellan_masegosa")
+    score("truth coded in reverse", l1, k - 1 - y_test, book, "p_discounted", r=r)
+    for reading, cost in (("squared distances", ordinal_cost_matrix(k, 2.0)),
+                          ("classes by first appearance", _first_appearance_cost(dataset))):
+        other_forest, other_ncc = fitted(cost)
+        score(reading, cost, y_test, {"NCC": other_ncc.predict_set(x_test), "2Tr": tree_sets(other_forest, r=r),
+                                      "Fo": other_forest.predict_set(x_test)}, "p_discounted", r=r)
+    return pd.DataFrame(rows)
+
+
+#: Table XII under the readings that need the predicted sets (Yang et al. 2017, §VII-D).
+TABLE12_READINGS = register(Experiment(
+    name="yang2017_table12_readings",
+    description="Table XII's costs under other readings of the setting (Yang et al. 2017, §VII-D)",
+    task=table12_readings_fold,
+    grid=_folds,
+    ci=_ci,
+    keys=("dataset", "repetition", "fold", "reading", "method"),
+    atol=1e-6,
+))
+
+
+def table12_reading_frames(rows: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Table XII's frame (dataset, method, cost, rank) under every reading, stacked with a ``reading`` column.
+
+    ``rows``: rows of :data:`TABLE12_READINGS` (its ``book`` rows give the scale readings of
+    :data:`TABLE12_SCALE_READINGS`); ``paper``: the published table (dataset, method, cost), for
+    the fitted factors (default: ``yang2017_table12`` as transcribed). Ranks are within a data set,
+    1 for the least cost. Readings come in the order book, scale readings, set readings.
+    """
+    missing = [c for c in ("dataset", "repetition", "fold", "reading", "method", "cost_sum", "n_test")
+               if c not in rows.columns]
+    if missing:
+        raise ValueError(f"rows lack columns {missing}")
+    unknown = sorted(set(rows["reading"]) - set(TABLE12_SET_READINGS))
+    if unknown or "book" not in set(rows["reading"]):
+        raise ValueError(f"rows must hold the 'book' reading and only those of TABLE12_SET_READINGS; unknown: {unknown}")
+    if paper is None:
+        from credalbook.reference import published
+
+        paper = published("yang2017_table12")
+    printed = paper.set_index(["dataset", "method"])["cost"].astype(float)
+    keys = ["reading", "dataset", "method"]
+    sums = rows.groupby(keys)[["cost_sum", "n_test"]].sum().sort_index()
+    runs = rows.groupby(keys)["repetition"].nunique().sort_index()
+    folds = rows.groupby(keys)[["repetition", "fold"]].apply(lambda g: len(g.drop_duplicates())).sort_index()
+    average = (sums["cost_sum"] / sums["n_test"]).rename("cost")
+    book = average.loc["book"]
+    classes = {name: _load(name)[2] for name in book.index.get_level_values("dataset").unique()}
+    k = pd.Series(book.index.get_level_values("dataset").map(classes), index=book.index, dtype=float)
+    shared = printed.reindex(book.index)
+    one = float((book * shared).sum() / (book ** 2).sum())
+    per_dataset = ((book * shared).groupby(level="dataset").sum() / (book ** 2).groupby(level="dataset").sum())
+    scale = {
+        "sum per fold": sums.loc["book", "cost_sum"] / folds.loc["book"],
+        "sum per data set": sums.loc["book", "cost_sum"] / runs.loc["book"],
+        "divided by K": book / k,
+        "divided by K − 1": book / (k - 1),
+        "percent": book * 100,
+        "one factor": book * one,
+        "one factor per data set": book * book.index.get_level_values("dataset").map(per_dataset).to_numpy(),
+    }
+    frames = [book.rename("cost").reset_index().assign(reading="book")]
+    frames += [value.rename("cost").reset_index().assign(reading=name) for name, value in scale.items()]
+    frames += [average.loc[name].rename("cost").reset_index().assign(reading=name)
+               for name in TABLE12_SET_READINGS if name != "book" and name in average.index.get_level_values(0)]
+    frame = pd.concat(frames, ignore_index=True)
+    frame["rank"] = frame.groupby(["reading", "dataset"])["cost"].rank(method="average")
+    factors = {"one factor": f"× {one:.2f}",
+               "one factor per data set": ", ".join(f"{d} × {v:.2f}" for d, v in per_dataset.items())}
+    frame["factor"] = frame["reading"].map(factors).fillna("")
+    return frame[["reading", "dataset", "method", "cost", "rank", "factor"]]
+
+
+def table12_agreement(frames: pd.DataFrame, paper: pd.DataFrame | None = None, printed: pd.DataFrame | None = None,
+                      tolerance: float | None = None) -> pd.DataFrame:
+    """How each reading of :func:`table12_reading_frames` agrees with the printed Table XII, cell by cell.
+
+    One row per reading: ``what`` it changes, ``mean_abs_difference`` over the nine costs,
+    ``within_precision`` (costs within half a unit of the printed last digit), ``within_tolerance``
+    (within the source record's tolerance), ``ranks_agreeing`` (of the nine ranks),
+    ``orders_agreeing`` (data sets whose three methods come in the printed order), ``reproduces``
+    (every cost within tolerance and every rank equal) and ``verdict`` in words. ``paper``,
+    ``printed`` (the cells as transcribed, text) and ``tolerance`` default to the record of
+    ``yang2017_table12``.
+    """
+    from credalbook.ledger.core import printing_precision
+    from credalbook.reference import paper_dir, published, published_source
+
+    if paper is None:
+        paper = published("yang2017_table12")
+    if printed is None:
+        printed = pd.read_csv(paper_dir() / "yang2017_table12.csv", dtype=str, keep_default_na=False)
+    if tolerance is None:
+        tolerance = float(published_source("yang2017_table12")["tolerance"]["cost"])
+    check_scalar(tolerance, "tolerance", low=0)
+    target = paper.set_index(["dataset", "method"])[["cost", "rank"]].astype(float)
+    precision = printed.set_index(["dataset", "method"])["cost"].map(printing_precision)
+    what = {**TABLE12_SET_READINGS, **TABLE12_SCALE_READINGS}
+    rows = []
+    for reading, frame in frames.groupby("reading", sort=False):
+        book = frame.set_index(["dataset", "method"]).reindex(target.index)
+        if book["cost"].isna().any():
+            raise ValueError(f"reading {reading!r} lacks cells of the printed table")
+        difference = (book["cost"] - target["cost"]).abs()
+        same_rank = book["rank"] == target["rank"]
+        within = int((difference <= tolerance + 1e-12).sum())
+        orders = int(same_rank.groupby(level="dataset").all().sum())
+        factor = str(frame["factor"].iloc[0]) if "factor" in frame.columns else ""
+        reproduces = bool(within == len(target) and same_rank.all())
+        rows.append({"reading": reading, "what": what.get(reading, "") + (f" ({factor})" if factor else ""),
+                     "mean_abs_difference": float(difference.mean()),
+                     "within_precision": int((difference <= precision.reindex(target.index) + 1e-12).sum()),
+                     "within_tolerance": within, "ranks_agreeing": int(same_rank.sum()), "orders_agreeing": orders,
+                     "cells": len(target), "reproduces": reproduces,
+                     "verdict": "this reading reproduces the table" if reproduces else "it does not"})
+    return pd.DataFrame(rows)

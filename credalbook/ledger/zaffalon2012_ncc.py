@@ -10,12 +10,14 @@ results ``zaffalon2012_ncc_artificial``, ``zaffalon2012_ncc_krkp``, ``zaffalon20
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from credalbook._validation import check_scalar
 from credalbook.experiments import ncc as ex
 from credalbook.ledger.core import Finding, book_table, check, stored
 
@@ -28,7 +30,9 @@ __all__ = ["paper_collection", "krkp_data", "artificial_by_size", "krkp_by_size"
            "krkp_binary_features", "krkp_class_balance", "uci_nbc_mostly_better", "uci_medians_rise",
            "uci_u80_above_u65", "uci_cfs_more_similar", "uci_cfs_more_determinate", "uci_cfs_ncc_better",
            "table11_rows_sum", "ndc_balanced", "ndc_significance", "ndc_determinacy_spread", "ndc_features",
-           "ndc_improvement", "rejection_vacuous", "rejection_nbc_t_wins", "rejection_ncc_t"]
+           "ndc_improvement", "rejection_vacuous", "rejection_nbc_t_wins", "rejection_ncc_t",
+           "ARTIFICIAL_RECOMPUTED", "ARTIFICIAL_PRINTED", "artificial_variant_runs", "artificial_pooling",
+           "artificial_monte_carlo", "artificial_hypotheses", "table11_hypotheses"]
 
 PART = "II"
 ARTIFICIAL_PAGE, KRKP_PAGE, UCI_PAGE, NDC_PAGE, REJECTION_PAGE = (
@@ -713,3 +717,324 @@ def rejection_ncc_t(runs: pd.DataFrame) -> Finding:
     means = _largest_size(runs)["u80"]
     return Finding(book=bool(abs(means["NCC_t"] - means["NBC_t"]) < 1e-9),
                    detail=f"u80: NCC_t {means['NCC_t']:.4f}, NBC_t {means['NBC_t']:.4f}")
+
+
+# ----------------------------------------------------------------------------------------------
+# The remaining differences, each hypothesis computed: the artificial data (2011 §8) and Table 11
+# ----------------------------------------------------------------------------------------------
+#: The recomputed design of the artificial-data hypotheses.
+#:
+#: Every θ of the stored run (80), its first training set, at the printed sizes; ``size_grid``
+#: adds the sizes of the training-size hypothesis.
+ARTIFICIAL_RECOMPUTED = {"thetas": 80, "train_sets": (0,), "sizes": (25, 100), "size_grid": (20, 50)}
+#: The quantities printed for the artificial data (2011 §8), as the source record names them.
+ARTIFICIAL_PRINTED = ("nbc_ncc_i", "area_of_ignorance")
+
+
+def _weakest_model(rng: np.random.Generator, n_features: int = 10, gap: float = 0.1) -> np.ndarray:
+    """(n_features, 2) chances exactly ``gap`` apart, the smallest gap the constraint allows.
+
+    θ_i1 ~ U(0, 1 − gap), θ_i2 = θ_i1 + gap, the two sides swapped at random.
+    """
+    low = rng.random(n_features) * (1 - gap)
+    swap = rng.random(n_features) < 0.5
+    pairs = np.column_stack([low, low + gap])
+    return np.where(swap[:, None], pairs[:, ::-1], pairs)
+
+
+@lru_cache(maxsize=512)
+def _artificial_test_set(seed: int, theta: int, generator: str, n_test: int):
+    """Model θ, test classes, distinct test rows and each instance's row.
+
+    Drawn as :func:`credalbook.experiments.ncc.artificial_task` draws them (``"weakest"``: the
+    model from :func:`_weakest_model`, the test set from the same stream).
+    """
+    from credalbook.experiments.protocols import draw_naive_model, sample_naive
+
+    if generator == "uniform":
+        chances = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
+    else:
+        chances = _weakest_model(np.random.default_rng([seed, theta, 0, 1]))
+    X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), chances, n_test)
+    bits = np.arange(X_test.shape[1])
+    codes, inverse = np.unique(X_test.astype(np.int64) @ (1 << bits), return_inverse=True)  # rows as integers
+    patterns = ((codes[:, None] >> bits) & 1).astype(np.int8)
+    return chances, y_test, patterns, inverse.ravel()
+
+
+def artificial_variant_runs(thetas, train_sets, sizes, *, s: float = 1.0, nbc_prior: float = 1.0,
+                            generator: str = "uniform", n_test: int = 10_000, seed: int = ex.SEED) -> pd.DataFrame:
+    """The runs of :func:`credalbook.experiments.ncc.artificial_task` for θ in ``thetas``, with one thing changed.
+
+    ``s``: the IDM's s of NCC; ``nbc_prior``: NBC's prior count (Laplace: 1); ``generator``:
+    ``"uniform"`` (the book's: uniform under the constraint that θ_i1 and θ_i2 differ by at least
+    0.1) or ``"weakest"`` (the gap exactly 0.1, the weakest features the constraint of 2011 §8
+    allows). With the defaults the rows equal the stored rows of ``zaffalon2012_ncc_artificial``
+    (same seeds). One row per (θ, size, training set).
+    """
+    from credalbook.classifiers.naive_bayes import NaiveBayes
+    from credalbook.classifiers.ncc import NaiveCredalClassifier
+    from credalbook.experiments.protocols import ModelOutput, sample_naive
+
+    if generator not in ("uniform", "weakest"):
+        raise ValueError(f"generator must be 'uniform' or 'weakest', got {generator!r}")
+    frames = []
+    for theta in thetas:
+        chances, y_test, patterns, inverse = _artificial_test_set(int(seed), int(theta), generator, int(n_test))
+        rows = []
+        for size in sizes:
+            for j in train_sets:
+                X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), chances, size)
+                y_cat = pd.Categorical.from_codes(y, categories=[0, 1])
+                models = (NaiveBayes(prior_count=nbc_prior).fit(X, y_cat), NaiveCredalClassifier(s=s).fit(X, y_cat))
+                out_nbc, out_ncc = (ModelOutput(*(a[inverse] for a in model.predict_with_set(patterns)))
+                                    for model in models)
+                rows.append({"theta": theta, "size": size, "train_set": j,
+                             **ex.nbc_vs_ncc_summary(y_test, out_nbc, out_ncc)})
+        frames.append(pd.DataFrame(rows))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _artificial_medians(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per size: median NBC(NCC-I) and area of ignorance (1 − median determinacy), as the book reads them."""
+    return ex.artificial_summary(runs).set_index("size")[list(ARTIFICIAL_PRINTED)]
+
+
+def artificial_pooling(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """NBC(NCC-I) and the area of ignorance per size, pooled over the runs in four ways.
+
+    ``median of runs`` (the book's, as Fig. 2 of 2011), ``mean of runs``, ``pooled over runs``
+    (NBC's hits on all indeterminate instances of all runs over their number) and ``median over θ``
+    (each θ's 50 runs pooled, then the median over the 80 θ). The area of ignorance is the median
+    share of indeterminate instances, the mean share in the two last readings.
+    """
+    missing = [c for c in ("theta", "size", "n_test", "ncc_determinacy", "nbc_accuracy_ncc_indeterminate")
+               if c not in runs.columns]
+    if missing:
+        raise ValueError(f"runs lack columns {missing}")
+    runs = runs.assign(indeterminate=runs["n_test"] * (1 - runs["ncc_determinacy"]))
+    runs = runs.assign(hits=runs["indeterminate"] * runs["nbc_accuracy_ncc_indeterminate"].fillna(0.0))
+    by_size = runs.groupby("size")
+    per_theta = runs.groupby(["size", "theta"])[["hits", "indeterminate", "n_test"]].sum()
+    theta_share = (per_theta["hits"] / per_theta["indeterminate"]).groupby(level="size").median()
+    theta_area = (per_theta["indeterminate"] / per_theta["n_test"]).groupby(level="size").median()
+    pooled_area = by_size["indeterminate"].sum() / by_size["n_test"].sum()
+    frames = {
+        "median of runs": _artificial_medians(runs),
+        "mean of runs": ex.artificial_summary(runs, statistic="mean").set_index("size")[list(ARTIFICIAL_PRINTED)],
+        "pooled over runs": pd.DataFrame({"nbc_ncc_i": by_size["hits"].sum() / by_size["indeterminate"].sum(),
+                                          "area_of_ignorance": pooled_area}),
+        "median over θ": pd.DataFrame({"nbc_ncc_i": theta_share, "area_of_ignorance": theta_area}),
+    }
+    return {name: frame.rename_axis("size") for name, frame in frames.items()}
+
+
+def artificial_monte_carlo(runs: pd.DataFrame, printed: pd.DataFrame | None = None, resamples: int = 300,
+                           seed: int = 2011) -> pd.DataFrame:
+    """Monte Carlo error of the book's medians: the bootstrap over the 80 θ (each with its runs).
+
+    One row per (size, quantity) printed: ``book`` (the median), ``paper``, ``se`` (bootstrap
+    standard deviation of the median), ``se_between_studies`` (√2 · se: two independent studies
+    of 80 θ each), ``z`` ((paper − book) / se_between_studies; ±inf when the runs do not vary) and
+    ``within`` (z between −2 and 2).
+    """
+    check_scalar(resamples, "resamples", low=10, integer=True)
+    if printed is None:
+        from credalbook.reference import published
+
+        printed = published("zaffalon2012_ncc_artificial")
+    book = _artificial_medians(runs)
+    rng = np.random.default_rng(seed)
+    thetas = np.array(sorted(runs["theta"].unique()))
+    picks = [rng.choice(thetas.size, thetas.size) for _ in range(resamples)]
+    spread = {}
+    for size, group in runs.groupby("size"):
+        values = {"nbc_ncc_i": group["nbc_accuracy_ncc_indeterminate"], "area_of_ignorance": group["ncc_determinacy"]}
+        for quantity, column in values.items():
+            per_theta = [column[group["theta"] == t].to_numpy(float) for t in thetas]
+            medians = np.array([np.nanmedian(np.concatenate([per_theta[i] for i in pick])) for pick in picks])
+            deviation = float(np.std(medians, ddof=1))  # 1 − median determinacy: the same spread
+            spread[(size, quantity)] = deviation if deviation > 1e-12 else 0.0
+    paper = printed.set_index("size")
+    rows = []
+    for size in paper.index:
+        for quantity in ARTIFICIAL_PRINTED:
+            between = math.sqrt(2) * spread[(size, quantity)]
+            gap = float(paper.loc[size, quantity]) - float(book.loc[size, quantity])
+            z = gap / between if between > 0 else (0.0 if abs(gap) < 1e-12 else math.copysign(math.inf, gap))
+            rows.append({"size": int(size), "quantity": quantity, "book": float(book.loc[size, quantity]),
+                         "paper": float(paper.loc[size, quantity]), "se": spread[(size, quantity)],
+                         "se_between_studies": between, "z": z, "within": bool(abs(z) <= 2)})
+    return pd.DataFrame(rows)
+
+
+def _crossing(sizes: np.ndarray, values: np.ndarray, target: float) -> float:
+    """The training size (log-linear interpolation) at which a monotone curve ``values`` reaches ``target``."""
+    order = np.argsort(values)
+    return float(np.exp(np.interp(target, values[order], np.log(sizes[order]))))
+
+
+def artificial_hypotheses(runs: pd.DataFrame, printed: pd.DataFrame | None = None,
+                          tolerance: dict | None = None, design: dict | None = None) -> pd.DataFrame:
+    """Each hypothesis on the artificial data's remaining differences, its values and its agreement with 2011 §8.
+
+    ``runs``: the stored runs (80 θ × 50 training sets); the readings of the pooling come from them,
+    the others are recomputed on ``design`` (default :data:`ARTIFICIAL_RECOMPUTED`) beside the
+    book's protocol on the same runs. One row per hypothesis: ``hypothesis``, ``what`` it changes,
+    NBC(NCC-I) and the area at the two printed sizes (``nbc_ncc_i_25``, ...), ``within`` (printed
+    cells within the source record's tolerance, of 4) and ``verdict``.
+    """
+    from credalbook.reference import published, published_source
+
+    printed = published("zaffalon2012_ncc_artificial") if printed is None else printed
+    tolerance = published_source("zaffalon2012_ncc_artificial")["tolerance"] if tolerance is None else tolerance
+    design = {**ARTIFICIAL_RECOMPUTED, **(design or {})}
+    paper = printed.set_index("size")[list(ARTIFICIAL_PRINTED)]
+    sizes = [int(s) for s in paper.index]
+    thetas, sets = range(int(design["thetas"])), tuple(design["train_sets"])
+    recomputed = f"{len(thetas)} θ × {len(sets)} training set{'s' if len(sets) > 1 else ''}"
+    rows = [("paper (2011, §8)", "the printed numbers", paper)]
+    pooling = artificial_pooling(runs)
+    words = {"median of runs": "the book's: medians over the 4000 runs of each size",
+             "mean of runs": "means over the runs instead of medians",
+             "pooled over runs": "NBC's hits on every indeterminate instance of every run, over their number",
+             "median over θ": "each θ's 50 runs pooled, then the median over the 80 θ"}
+    rows += [(f"pooling: {name}", words[name], frame) for name, frame in pooling.items()]
+    base = artificial_variant_runs(thetas, sets, sizes)
+    rows.append(("recomputed: the book's protocol", f"nothing ({recomputed}, the reference of the rows below)",
+                 _artificial_medians(base)))
+    for label, what, options in (("IDM s = 2", "NCC with s = 2 instead of 1", {"s": 2.0}),
+                                 ("IDM s = 0.5", "NCC with s = 0.5 instead of 1", {"s": 0.5}),
+                                 ("NBC prior", "NBC's counts + 1/2 instead of + 1", {"nbc_prior": 0.5}),
+                                 ("weakest features", "|θ_i1 − θ_i2| = 0.1 exactly, the least the constraint allows",
+                                  {"generator": "weakest"})):
+        rows.append((label, f"{what} ({recomputed})", _artificial_medians(artificial_variant_runs(thetas, sets, sizes,
+                                                                                                 **options))))
+    grid = sorted(set(sizes) | {int(s) for s in design["size_grid"]})
+    extra = artificial_variant_runs(thetas, sets, [s for s in grid if s not in sizes])
+    curve = _artificial_medians(pd.concat([base, extra], ignore_index=True))
+    log_grid = np.log(np.array(grid, float))
+    at = {}
+    for size in sizes:
+        where = _crossing(np.array(grid, float), curve["area_of_ignorance"].to_numpy(),
+                          float(paper.loc[size, "area_of_ignorance"]))
+        at[size] = (where, float(np.interp(np.log(where), log_grid, curve["nbc_ncc_i"].to_numpy())))
+    rows.append(("training size", "the sizes at which the book's area is the printed one ("
+                 + ", ".join(f"{at[s][0]:.0f} for {s}" for s in sizes) + f"; {recomputed}, sizes {grid[0]}-{grid[-1]})",
+                 pd.DataFrame({"nbc_ncc_i": [at[s][1] for s in sizes],
+                               "area_of_ignorance": [float(paper.loc[s, "area_of_ignorance"]) for s in sizes]},
+                              index=pd.Index(sizes, name="size"))))
+    table = []
+    for label, what, frame in rows:
+        frame = frame.reindex(sizes)
+        within = sum(abs(float(frame.loc[s, q]) - float(paper.loc[s, q])) <= float(tolerance[q]) + 1e-12
+                     for s in sizes for q in ARTIFICIAL_PRINTED)
+        row = {"hypothesis": label, "what": what}
+        for q in ARTIFICIAL_PRINTED:
+            for s in sizes:
+                row[f"{q}_{s}"] = float(frame.loc[s, q])
+        reproduces = within == 2 * len(sizes)
+        row.update({"within": int(within), "cells": 2 * len(sizes),
+                    "verdict": "" if label.startswith("paper") else
+                    ("this reading reproduces the numbers" if reproduces else "it does not")})
+        table.append(row)
+    return pd.DataFrame(table)
+
+
+def _table11_counts(folds: pd.DataFrame, decide: Callable[[pd.DataFrame, str], int]) -> dict[str, tuple[int, int, int]]:
+    """Per utility, (NCC wins, ties, NDC wins) over the datasets, each decided by ``decide(dataset folds, utility)``."""
+    counts = {}
+    for utility in ("u65", "f1", "u80"):
+        signs = [decide(group, utility) for _, group in folds.groupby("dataset")]
+        counts[utility] = (sum(s > 0 for s in signs), sum(s == 0 for s in signs), sum(s < 0 for s in signs))
+    return counts
+
+
+def _t_test_decision(alpha: float = 0.05, ratio: float | None = None, by_run: bool = False, run: int | None = None):
+    from credalbook.stats import paired_t_test
+
+    def decide(group: pd.DataFrame, utility: str) -> int:
+        columns = [f"ncc_{utility}", f"ndc_{utility}"]
+        scores = group[group["run"] == run] if run is not None else group
+        if by_run:
+            scores = scores.groupby("run")[columns].mean()
+        test = paired_t_test(scores[columns[0]].to_numpy(), scores[columns[1]].to_numpy(), alpha, ratio)
+        return 0 if not test.significant else int(np.sign(test.statistic))
+
+    return decide
+
+
+def _wilcoxon_decision(group: pd.DataFrame, utility: str) -> int:
+    from credalbook.stats import wilcoxon_signed_rank
+
+    a, b = group[f"ncc_{utility}"].to_numpy(), group[f"ndc_{utility}"].to_numpy()
+    test = wilcoxon_signed_rank(a, b)
+    return 0 if not test.significant else int(np.sign((a - b).mean()))
+
+
+def _mean_sign(group: pd.DataFrame, utility: str) -> int:
+    difference = group[f"ncc_{utility}"].mean() - group[f"ndc_{utility}"].mean()
+    return 0 if abs(difference) < 1e-12 else int(np.sign(difference))
+
+
+def table11_hypotheses(folds: pd.DataFrame, printed: pd.DataFrame | None = None,
+                       appendix: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """Table 11 (NCC vs NDC: wins, ties, losses over the datasets) under each reading, beside the printed one.
+
+    ``folds``: the stored rows of ``zaffalon2012_ncc_uci``. Readings: the book's (plain paired
+    t-test over the 100 folds, α = 0.05, no feature selection), the Nadeau–Bengio correction,
+    α = 0.01, the t-test over the ten run means, over the ten folds of the first run only, the
+    Wilcoxon test over the 100 folds, with CFS, no test at all (the side of the larger mean: an
+    upper bound on the wins any test can give), and that bound with NCC's means taken from the
+    paper's own Appendix A (``appendix``: utility -> the published table with columns ``name``
+    and ``NCC``, percent; default Tables 14 and 15; F1 is not in the Appendix). One row per
+    reading: ``u65``, ``f1``, ``u80`` as "NCC–ties–NDC", ``mean_abs_difference`` and
+    ``exact`` (cells equal to the printed ones, of 9 or 6), ``ncc_higher_u65`` (datasets where
+    NCC's mean is the higher), ``verdict``.
+    """
+    from credalbook.reference import published
+
+    printed = published("zaffalon2012_ncc_table11") if printed is None else printed
+    if appendix is None:
+        appendix = {"u65": published("zaffalon2012_bench_table14"), "u80": published("zaffalon2012_bench_table15")}
+    plain = folds[~folds["feature_selection"].astype(bool)]
+    with_cfs = folds[folds["feature_selection"].astype(bool)]
+    readings = [
+        ("book: paired t-test over the 100 folds", "nothing (α = 0.05, no feature selection)", plain, _t_test_decision()),
+        ("Nadeau–Bengio correction", "the t-test's variance times 1/100 + 1/9", plain, _t_test_decision(ratio=1 / 9)),
+        ("α = 0.01", "a stricter level", plain, _t_test_decision(alpha=0.01)),
+        ("t-test over the run means", "the ten runs' means as the pairs", plain, _t_test_decision(by_run=True)),
+        ("first run only", "the ten folds of run 0 as the pairs", plain, _t_test_decision(run=0)),
+        ("Wilcoxon over the folds", "the signed-rank test instead of the t-test", plain, _wilcoxon_decision),
+        ("with CFS", "the folds after correlation-based feature selection", with_cfs, _t_test_decision()),
+        ("no test", "the side of the larger mean (no ties): the most wins any test can give", plain, _mean_sign),
+    ]
+    paper = printed.set_index("utility")[["ncc_wins", "ties", "ndc_wins"]]
+    rows = []
+    for label, what, frame, decide in readings:
+        counts = _table11_counts(frame, decide)
+        rows.append((label, what, counts, int(frame["dataset"].nunique())))
+    means = plain.groupby("dataset")[[f"{m}_{u}" for m in ("ncc", "ndc") for u in ("u65", "f1", "u80")]].mean()
+    own, joined_datasets = {}, 0
+    for utility, table in appendix.items():
+        ncc = (pd.to_numeric(table["NCC"], errors="coerce") / 100).set_axis(table["name"].astype(str))
+        joined = pd.DataFrame({"ncc": ncc, "ndc": means[f"ndc_{utility}"]}).dropna()
+        difference = joined["ncc"] - joined["ndc"]
+        own[utility] = (int((difference > 0).sum()), int((difference == 0).sum()), int((difference < 0).sum()))
+        joined_datasets = max(joined_datasets, len(joined))
+    rows.append(("no test, the paper's NCC", "NCC's means from the paper's Appendix A (Tables 14, 15) against "
+                 "the book's NDC: the most NCC wins the book's NDC allows", own, joined_datasets))
+    table = []
+    for label, what, counts, datasets in rows:
+        cells = [(u, column) for u in counts for column in ("ncc_wins", "ties", "ndc_wins")]
+        values = {(u, column): counts[u][i] for u in counts for i, column in enumerate(("ncc_wins", "ties", "ndc_wins"))}
+        differences = [abs(values[c] - int(paper.loc[c])) for c in cells]
+        exact = sum(d == 0 for d in differences)
+        row = {"reading": label, "what": what, "datasets": datasets}
+        for utility in ("u65", "f1", "u80"):
+            row[utility] = "–".join(str(v) for v in counts[utility]) if utility in counts else "not in the paper"
+        row.update({"mean_abs_difference": float(np.mean(differences)), "exact": exact, "cells": len(cells),
+                    "ncc_higher_u65": counts["u65"][0] if label.startswith("no test") else np.nan,
+                    "verdict": "this reading reproduces the table" if exact == len(cells) else "it does not"})
+        table.append(row)
+    return pd.DataFrame(table)
