@@ -164,6 +164,22 @@ def test_variants_agree_where_they_change_nothing_and_differ_where_they_should()
         bm.variant_scores("iris", variants=("imputed",))
 
 
+def test_cfs_variants_are_the_benchmarks_cfs_arm_or_select_once_on_the_whole_data():
+    labor = bm.variant_scores("labor", variants=("as in the benchmark", "CFS on the whole data set"),
+                              classifiers=("NCC",), cfs=True).set_index("variant")
+    folds = pd.concat([bm.evaluate_fold("labor", run=0, fold=f, cfs=True, classifiers=("NCC",))
+                       for f in range(10)]).sum(numeric_only=True)
+    assert labor.loc["as in the benchmark", "determinacy"] == pytest.approx(100 * folds["determinate"] / 57)
+    assert labor.loc["as in the benchmark", "u65"] == pytest.approx(100 * folds["u65"] / 57)
+    whole = bm.variant_scores("white-clover", variants=("as in the benchmark", "CFS on the whole data set"),
+                              classifiers=("LNCC",), cfs=True).set_index("variant")["determinacy"]
+    assert whole["CFS on the whole data set"] > whole["as in the benchmark"] + 20  # one subset for every fold
+    beside = bm.variants_beside_paper(labor.reset_index().assign(dataset="labor", classifier="NCC"), cfs=True)
+    assert beside["determinacy (paper)"].tolist() == [86.80, 86.80]  # Table 16, not Table 12
+    with pytest.raises(ValueError, match="needs cfs=True"):
+        bm.variant_scores("labor", variants=("CFS on the whole data set",), classifiers=("NCC",))
+
+
 def test_ci_profile_runs_the_same_on_a_local_dask_cluster():
     distributed = pytest.importorskip("distributed")
     configs = [c for c in bm.BENCHMARK.configs("ci") if c["dataset"] == "contact-lenses"]

@@ -341,11 +341,13 @@ def lncc_neighbourhoods(dataset: str, run: int = 0, fold: int = 0, n_test: int |
 
 #: Variants of the benchmark's data handling for the chapter's diagnostics (keep the classes that
 #: the file declares but the data never show (Weka's convention), code missing values as a value,
-#: or read numeric attributes as nominal, as Weka's own monks files declare them).
+#: read numeric attributes as nominal, as Weka's own monks files declare them, or, with CFS,
+#: select the features once on the whole data set instead of on each training fold).
 VARIANTS = {"as in the benchmark": {},
             "missing as a value": {"missing_as_value": True},
             "declared classes kept": {"declared_classes": True},
-            "numeric attributes nominal": {"numeric_as_nominal": True}}
+            "numeric attributes nominal": {"numeric_as_nominal": True},
+            "CFS on the whole data set": {"cfs_on_whole_data": True}}
 
 
 def _numeric_as_nominal(X: pd.DataFrame) -> pd.DataFrame:
@@ -354,18 +356,21 @@ def _numeric_as_nominal(X: pd.DataFrame) -> pd.DataFrame:
 
 
 def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a value"),
-                   classifiers: tuple = ("NCC", "CDT"), run: int = 0) -> pd.DataFrame:
+                   classifiers: tuple = ("NCC", "CDT"), run: int = 0, cfs: bool = False) -> pd.DataFrame:
     """Classifiers over the ten folds of one run under variants of the data handling (:data:`VARIANTS`).
 
     The benchmark keeps the classes present in the data and each classifier's own treatment of
     missing values: NCC and LNCC take them as missing at random (NCC2), CDT keeps them in the
     node without sending them down (:class:`~credalbook.classifiers.CredalDecisionTree`). Folds are the
-    benchmark's. Returns one row per (classifier, variant): determinacy, u50, u65, u80 (%),
-    pooled over the folds.
+    benchmark's; ``cfs`` selects features as the benchmark's CFS arm does (:func:`~credalbook.preprocessing.weka_cfs`
+    on each training fold, or once on the whole data set under ``"CFS on the whole data set"``).
+    Returns one row per (classifier, variant): determinacy, u50, u65, u80 (%), pooled over the folds.
     """
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         raise ValueError(f"variants must be among {list(VARIANTS)}, got {unknown}")
+    if not cfs and any(VARIANTS[v].get("cfs_on_whole_data") for v in variants):
+        raise ValueError("the variant 'CFS on the whole data set' needs cfs=True")
     folds = [fold_indices(load_dataset(dataset)[2], run, fold) for fold in range(N_FOLDS)]
     totals = {}
     for variant in variants:
@@ -374,8 +379,16 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
         if options.get("numeric_as_nominal", False):
             X = _numeric_as_nominal(X)
         recode = missing_as_category if options.get("missing_as_value", False) else (lambda frame: frame)
+        whole_data_support = None
+        if options.get("cfs_on_whole_data", False):
+            everything = np.arange(len(y))
+            whole_data_support = weka_cfs().fit(discretised_fold(X, y, everything, everything)[0], y).support_
         for train, test in folds:
             X_train, X_test = (recode(part) for part in discretised_fold(X, y, train, test))
+            if cfs:
+                support = (whole_data_support if whole_data_support is not None
+                           else weka_cfs().fit(X_train, y.iloc[train]).support_)
+                X_train, X_test = X_train.loc[:, support], X_test.loc[:, support]
             for name in classifiers:
                 sets, single = classifier(name).fit(X_train, y.iloc[train]).predict_with_set(X_test)
                 key = (name, variant)
@@ -669,13 +682,13 @@ def plot_cdt_leaf_rules(frame: pd.DataFrame, band: float = 5.0, label: str = "CD
     return figure
 
 
-def variants_beside_paper(scores: pd.DataFrame) -> pd.DataFrame:
+def variants_beside_paper(scores: pd.DataFrame, cfs: bool = False) -> pd.DataFrame:
     """:func:`variant_scores` rows with the paper's determinacy, u50, u65 and u80 of the same
-    classifier and dataset (Tables 12–15) in columns ``<measure> (paper)``."""
+    classifier and dataset (Tables 12–15, or 16–19 with ``cfs``) in columns ``<measure> (paper)``."""
     from credalbook.reference import published
 
     out = scores.copy()
-    for measure, number in PER_DATASET_TABLES[False].items():
+    for measure, number in PER_DATASET_TABLES[bool(cfs)].items():
         paper = published(f"zaffalon2012_bench_table{number}").set_index("name")
         out[f"{measure} (paper)"] = [float(paper.loc[d, c]) if d in paper.index else np.nan
                                      for d, c in zip(out["dataset"], out["classifier"])]
