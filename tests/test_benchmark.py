@@ -216,3 +216,37 @@ class TestBadInput:
         means = bm.dataset_means(synthetic_rows())
         with pytest.raises(ValueError, match="measure must be one of"):
             bm.wide(means, "f1", cfs=False)
+
+
+def test_lncc_readings_default_is_the_benchmark_and_growth_to_the_whole_fold_decides():
+    from credalbook.experiments.store import load_results
+
+    found = bm.lncc_readings("cmc", ("as in the benchmark", "grown to the whole fold"), folds=(0, 1)).set_index("reading")
+    rows = load_results(bm.NAME)
+    rows = rows[(rows["dataset"] == "cmc") & (rows["classifier"] == "LNCC") & ~rows["cfs"] & (rows["run"] == 0)
+                & (rows["fold"] < 2)]
+    default = found.loc["as in the benchmark"]
+    assert default["determinacy"] == pytest.approx(100 * rows["determinate"].sum() / rows["n_test"].sum())
+    assert default["u65"] == pytest.approx(100 * rows["u65"].sum() / rows["n_test"].sum())
+    assert default["determinacy"] == pytest.approx(99.662162, abs=1e-5)
+    # ~1326 training rows: the benchmark's cap (25 + 50 x 20 = 1025) leaves one instance undecided
+    assert found.loc["grown to the whole fold", "determinacy"] == 100.0
+    assert found.loc["grown to the whole fold", "u65"] == pytest.approx(54.729730, abs=1e-5)
+    assert (found["folds"] == 2).all()
+
+
+def test_lncc_readings_bad_input():
+    with pytest.raises(ValueError, match="readings"):
+        bm.lncc_readings("iris", ("weighted",))
+    with pytest.raises(ValueError, match="folds"):
+        bm.lncc_readings("iris", folds=(10,))
+
+
+@pytest.mark.slow
+def test_lncc_grown_to_the_whole_fold_meets_the_paper_on_pendigits():
+    found = bm.lncc_readings("pendigits", ("grown to the whole fold",)).iloc[0]
+    paper = {key: published(f"zaffalon2012_bench_table{number}").set_index("name").loc["pendigits", "LNCC"]
+             for key, number in (("determinacy", 12), ("u65", 14))}
+    assert abs(found["determinacy"] - paper["determinacy"]) < 1.0
+    assert abs(found["u65"] - paper["u65"]) < 1.0
+

@@ -53,7 +53,7 @@ __all__ = ["CREDAL", "CLASSIFIERS", "UTILITIES", "N_FOLDS", "NAME", "CI_DATASETS
            "plot_critical_differences", "friedman_summary", "mean_ranks_beside_paper", "plot_mean_ranks",
            "paper_cma_repeats", "cdt_leaf_rules",
            "plot_cdt_leaf_rules", "variants_beside_paper", "plot_variant_shifts", "classes_missing_features",
-           "fold_seconds", "LEDGER_PAGES", "page_entries"]
+           "fold_seconds", "LEDGER_PAGES", "page_entries", "LNCC_READINGS", "lncc_readings"]
 
 #: The credal classifiers compared in Zaffalon et al. (2012) §9.2.
 CREDAL = ("NCC", "LNCC", "CMA", "CDT")
@@ -396,6 +396,64 @@ def variant_scores(dataset: str, variants=("as in the benchmark", "missing as a 
     rows = [{"dataset": dataset, "classifier": name, "variant": variant,
              "determinacy": 100 * t["determinate"] / t["n_test"], **{u: 100 * t[u] / t["n_test"] for u in UTILITIES}}
             for (name, variant), t in totals.items()]
+    return pd.DataFrame(rows)
+
+
+#: Readings of LNCC's choices that the paper leaves open (it only says "implementations available in
+#: Weka-IP", §9.2), as keyword arguments of :class:`~credalbook.classifiers.lncc.LazyNaiveCredalClassifier`:
+#: the benchmark's (25 nearest, +20 at most 50 times, s = 1); Weka-IP's ``LocalCredal`` loop, which
+#: grows the ball at most 49 times (``counter < maxTrials`` with ``counter`` from 1); the ball grown
+#: until the answer is determinate or the whole training fold is used (``max_steps="whole fold"``);
+#: the IDM with s = 0.5.
+LNCC_READINGS = {"as in the benchmark": {},
+                 "Weka-IP's 49 growths": {"max_steps": 49},
+                 "grown to the whole fold": {"max_steps": "whole fold"},
+                 "s = 0.5": {"s": 0.5}}
+
+
+def lncc_readings(dataset: str, readings=("as in the benchmark",), run: int = 0, folds=range(N_FOLDS),
+                  cfs: bool = False) -> pd.DataFrame:
+    """LNCC over folds ``folds`` of run ``run`` under readings of its unstated choices (:data:`LNCC_READINGS`).
+
+    Folds, MDL and (with ``cfs``) CFS are the benchmark's; ``readings`` are names of
+    :data:`LNCC_READINGS` or ``{name: keyword arguments}``; ``max_steps="whole fold"`` lets the
+    ball grow until it holds the whole training fold. Returns one row per reading:
+    determinacy, u50, u65, u80 and accuracy (%) pooled over the folds, the folds and the seconds
+    LNCC took (fit and predict).
+    """
+    if isinstance(readings, dict):
+        chosen = dict(readings)
+    else:
+        unknown = [r for r in readings if r not in LNCC_READINGS]
+        if unknown:
+            raise ValueError(f"readings must be among {list(LNCC_READINGS)} or a dict, got {unknown}")
+        chosen = {r: LNCC_READINGS[r] for r in readings}
+    folds = list(folds)
+    if not folds or any(not 0 <= f < N_FOLDS for f in folds):
+        raise ValueError(f"folds must be a non-empty selection of 0..{N_FOLDS - 1}, got {folds}")
+    X, y, codes = load_dataset(dataset)
+    totals = {name: {} for name in chosen}
+    seconds = dict.fromkeys(chosen, 0.0)
+    for fold in folds:
+        train, test = fold_indices(codes, run, fold)
+        X_train, X_test = discretised_fold(X, y, train, test)
+        if cfs:
+            support = weka_cfs().fit(X_train, y.iloc[train]).support_
+            X_train, X_test = X_train.loc[:, support], X_test.loc[:, support]
+        for name, options in chosen.items():
+            options = dict(options)
+            if options.get("max_steps") == "whole fold":
+                k_start, k_step = options.get("k_start", 25), options.get("k_step", 20)
+                options["max_steps"] = max(0, -(-(len(train) - k_start) // k_step))
+            start = time.perf_counter()
+            model = LazyNaiveCredalClassifier(**options).fit(X_train, y.iloc[train])
+            sets, single = model.predict_with_set(X_test)
+            seconds[name] += time.perf_counter() - start
+            scores = set_scores(codes[test], sets, single)
+            totals[name] = {k: totals[name].get(k, 0) + v for k, v in scores.items()}
+    rows = [{"dataset": dataset, "reading": name, "determinacy": 100 * t["determinate"] / t["n_test"],
+             **{u: 100 * t[u] / t["n_test"] for u in UTILITIES}, "accuracy": 100 * t["correct"] / t["n_test"],
+             "folds": len(folds), "seconds": seconds[name]} for name, t in totals.items()]
     return pd.DataFrame(rows)
 
 
