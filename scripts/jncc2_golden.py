@@ -157,16 +157,24 @@ public class Dump {
 """
 
 
-def _compile(jar: Path, folder: Path) -> Path:
-    """Compile ``Dump`` against the jar into ``folder``; returns the classpath entry."""
-    source = folder / "src" / "jncc20" / "Dump.java"
+def compile_against(jar: Path, folder: Path, name: str = "Dump", code: str = DUMP) -> Path:
+    """Compile class ``jncc20.<name>`` (Java source ``code``) against the jar into ``folder``; returns the
+    classpath entry."""
+    source = folder / "src" / "jncc20" / f"{name}.java"
     source.parent.mkdir(parents=True)
-    source.write_text(DUMP)
+    source.write_text(code)
     classes = folder / "classes"
     classes.mkdir()
     subprocess.run(["javac", "-nowarn", "-cp", str(jar), "-d", str(classes), str(source)], check=True,
                    capture_output=True)
     return classes
+
+
+def underscore_quoted(lines: list[str]) -> list[str]:
+    """ARFF lines with white space inside quoted names and values made underscores (JNCC2's reader splits
+    at white space inside quotes too); comment lines unchanged."""
+    return [re.sub(r"'([^',]*)'", lambda m: "'" + re.sub(r"\s+", "_", m.group(1)) + "'", line)
+            if not line.lstrip().startswith("%") else line for line in lines]
 
 
 class _Arff:
@@ -306,8 +314,7 @@ def _prepare(dataset: str, folder: Path) -> dict | str:
         (folder / "full.arff").unlink()
         # JNCC2's testing-file reader splits on white space inside quotes too (its manual warns of names
         # with spaces): quoted nominal values with spaces get underscores, in the header and the data alike
-        lines = [re.sub(r"'([^',]*)'", lambda m: "'" + re.sub(r"\s+", "_", m.group(1)) + "'", line)
-                 if not line.lstrip().startswith("%") else line for line in lines]
+        lines = underscore_quoted(lines)
     try:
         arff = _Arff(lines)
     except ValueError as error:
@@ -500,7 +507,7 @@ def main(argv=None) -> int:
     skipped_path = out / "skipped.json"
     skipped = json.loads(skipped_path.read_text())["skipped"] if args.datasets and skipped_path.exists() else {}
     with tempfile.TemporaryDirectory() as name:
-        classpath = _compile(jar, Path(name))
+        classpath = compile_against(jar, Path(name))
         for dataset in args.datasets or available_datasets():
             golden = dataset_golden(dataset, jar, classpath)
             if "skipped" in golden:

@@ -57,6 +57,7 @@ from pathlib import Path
 import numpy as np
 
 from credalbook.book import repo_root
+from jncc2_golden import compile_against, underscore_quoted  # the script beside this one
 
 OUT = "tests/golden/jncc2/mnar"
 SCRIPT = "scripts/jncc2_mnar_golden.py"
@@ -178,18 +179,6 @@ public class DumpMnar {
 """
 
 
-def compile_dump(jar: Path, folder: Path) -> Path:
-    """Compile ``DumpMnar`` against the jar into ``folder``; returns the classpath entry."""
-    source = folder / "src" / "jncc20" / "DumpMnar.java"
-    source.parent.mkdir(parents=True)
-    source.write_text(DUMP)
-    classes = folder / "classes"
-    classes.mkdir()
-    subprocess.run(["javac", "-nowarn", "-cp", str(jar), "-d", str(classes), str(source)], check=True,
-                   capture_output=True)
-    return classes
-
-
 def load(dataset: str, group: str, declared_classes: bool):
     """``(X, y, codes)`` as the book loads the dataset; ``codes`` without declared classes (the split's strata)."""
     from credalbook import data
@@ -227,9 +216,7 @@ def arff_lines(dataset: str, group: str, folder: Path) -> tuple[list[str], list[
     entry = data.registry().query("group == @group and name == @dataset").iloc[0]
     jncc2_arff(source, folder / "full.arff")
     lines = (folder / "full.arff").read_text(encoding="utf-8", errors="surrogateescape").splitlines()
-    # as scripts/jncc2_golden.py: quoted nominal values with spaces get underscores (JNCC2's reader)
-    lines = [re.sub(r"'([^',]*)'", lambda m: "'" + re.sub(r"\s+", "_", m.group(1)) + "'", line)
-             if not line.lstrip().startswith("%") else line for line in lines]
+    lines = underscore_quoted(lines)
     start = next(i for i, line in enumerate(lines) if line.strip().lower().startswith("@data")) + 1
     attributes = [line.split()[1] for line in lines[:start] if line.strip().lower().startswith("@attribute")]
     if attributes[-1].strip("'\"") != str(entry["class_attribute"]).replace(" ", "_"):
@@ -370,7 +357,7 @@ def main(argv=None) -> int:
     header = {"jncc2": VERSION, "script": SCRIPT, "java": subprocess.run(
         ["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]}
     with tempfile.TemporaryDirectory() as name:
-        classpath = compile_dump(jar, Path(name))
+        classpath = compile_against(jar, Path(name), "DumpMnar", DUMP)
         for dataset in args.datasets or [d[0] for d in DATASETS]:
             golden = dataset_golden(*known[dataset], jar, classpath, args.timeout)
             if "skipped" in golden:
