@@ -267,3 +267,16 @@ def test_the_source_records_cite_the_computed_hypotheses():
     bounds = table.set_index("reading")["ncc_higher_u65"]
     assert f"NCC leads on {int(bounds['no test'])} of the" in why
     assert f"NCC leads on {int(bounds['no test, the paper' + chr(39) + 's NCC'])} datasets under u65" in why
+
+
+def test_the_hypothesis_functions_name_a_bad_argument():
+    runs = pd.DataFrame({"theta": [0.1], "size": [25]})
+    for function in (zcm.artificial_pooling, zcm.artificial_monte_carlo, zcm.artificial_hypotheses):
+        with pytest.raises(ValueError, match=r"runs lack columns \['n_test'"):
+            function(runs)
+    with pytest.raises(ValueError, match=r"folds lack columns \['dataset'"):
+        zcm.table11_hypotheses(pd.DataFrame({"ncc_u65": [0.5]}))
+    with pytest.raises(ValueError, match="folds lack columns"):
+        zcm.table11_hypotheses([[0.5]])
+    with pytest.raises(ValueError, match="generator must be 'uniform' or 'weakest'"):
+        zcm.artificial_variant_runs([0], [0], [25], generator="normal")

@@ -616,3 +616,14 @@ if __name__ == "__main__":
     for row in rows:
         print(" | ".join(f"{row[c]:>16}" if i else f"{row[c]:14s}" for i, c in enumerate(columns)))
 
+
+
+def test_the_dominance_matrix_refuses_a_mask_of_the_wrong_shape_or_type():
+    from credalbook.classifiers.ncc import non_mar_dominance_matrix
+
+    X = pd.DataFrame({"a": pd.Categorical([0, 1, 0, 1]), "b": pd.Categorical([1, 1, 0, 0])})
+    model = NaiveCredalClassifier().fit(X, pd.Series(["x", "y", "x", "y"]))
+    for bad in ([True], [[True, False]], ["a", "b"], [1, 0]):
+        with pytest.raises(ValueError, match="non_mar must be a boolean mask of shape"):
+            non_mar_dominance_matrix(model.counts_, np.array([[0, 1]]), bad)
+    assert non_mar_dominance_matrix(model.counts_, np.array([[0, 1]]), [True, False]).shape == (1, 2, 2)

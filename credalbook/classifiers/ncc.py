@@ -78,7 +78,11 @@ def non_mar_dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, non_mar, s: fl
     :func:`~credalbook.classifiers.naive.dominance_matrix`; with no non-MAR feature left this is
     :func:`~credalbook.classifiers.naive.dominance_matrix` itself. ``log_ratio`` as there.
     """
-    non_mar = np.asarray(non_mar, dtype=bool) & counts.used
+    mask = np.asarray(non_mar)
+    if mask.dtype != bool or mask.shape != counts.used.shape:
+        raise ValueError(f"non_mar must be a boolean mask of shape {counts.used.shape} (one entry per feature), "
+                         f"got {mask.dtype} of shape {mask.shape}")
+    non_mar = mask & counts.used
     if not non_mar.any():
         return dominance_matrix(counts, Xc, s, log_ratio)
     s = float(s)

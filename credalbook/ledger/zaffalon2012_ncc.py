@@ -795,6 +795,17 @@ def artificial_variant_runs(thetas, train_sets, sizes, *, s: float = 1.0, nbc_pr
     return pd.concat(frames, ignore_index=True)
 
 
+#: The columns of the stored artificial runs that the hypotheses read.
+_RUN_COLUMNS = ("theta", "size", "n_test", "ncc_determinacy", "nbc_accuracy_ncc_indeterminate")
+
+
+def _require_columns(frame, name: str, columns) -> None:
+    """ValueError naming argument ``name`` unless ``frame`` is a DataFrame with ``columns``."""
+    missing = list(columns) if not isinstance(frame, pd.DataFrame) else [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lack columns {missing}")
+
+
 def _artificial_medians(runs: pd.DataFrame) -> pd.DataFrame:
     """Per size: median NBC(NCC-I) and area of ignorance (1 − median determinacy), as the book reads them."""
     return ex.artificial_summary(runs).set_index("size")[list(ARTIFICIAL_PRINTED)]
@@ -808,10 +819,7 @@ def artificial_pooling(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     (each θ's 50 runs pooled, then the median over the 80 θ). The area of ignorance is the median
     share of indeterminate instances, the mean share in the two last readings.
     """
-    missing = [c for c in ("theta", "size", "n_test", "ncc_determinacy", "nbc_accuracy_ncc_indeterminate")
-               if c not in runs.columns]
-    if missing:
-        raise ValueError(f"runs lack columns {missing}")
+    _require_columns(runs, "runs", _RUN_COLUMNS)
     runs = runs.assign(indeterminate=runs["n_test"] * (1 - runs["ncc_determinacy"]))
     runs = runs.assign(hits=runs["indeterminate"] * runs["nbc_accuracy_ncc_indeterminate"].fillna(0.0))
     by_size = runs.groupby("size")
@@ -839,6 +847,7 @@ def artificial_monte_carlo(runs: pd.DataFrame, printed: pd.DataFrame | None = No
     ``within`` (z between −2 and 2).
     """
     check_scalar(resamples, "resamples", low=10, integer=True)
+    _require_columns(runs, "runs", _RUN_COLUMNS)
     if printed is None:
         from credalbook.reference import published
 
@@ -994,6 +1003,8 @@ def table11_hypotheses(folds: pd.DataFrame, printed: pd.DataFrame | None = None,
     """
     from credalbook.reference import published
 
+    _require_columns(folds, "folds", ("dataset", "run", "fold", "feature_selection", "ncc_u65", "ndc_u65", "ncc_f1",
+                                      "ndc_f1", "ncc_u80", "ndc_u80"))
     printed = published("zaffalon2012_ncc_table11") if printed is None else printed
     if appendix is None:
         appendix = {"u65": published("zaffalon2012_bench_table14"), "u80": published("zaffalon2012_bench_table15")}
