@@ -252,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verdict", choices=list(VERDICTS), help="entries with this verdict")
     p.add_argument("--format", choices=["text", "csv", "md"], default="text",
                    help="text: one line an entry and the counts; csv: every column; md: a markdown table")
-    p.add_argument("--readings", action="store_true", help="add the alternative readings of the papers' tables")
+    p.add_argument("--readings", action="store_true", help="add the alternative readings of the papers' tables and claims (never counted)")
     p.set_defaults(func=_cmd_ledger)
 
     p = sub.add_parser("run", help="execute one chapter with papermill into _build/executed/")

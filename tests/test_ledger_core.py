@@ -124,10 +124,31 @@ class TestClaimFiles:
         (("kind: count", "kind: direction\n  tolerance: {share: 0.4, word: most}"), "out of range"),
         (("kind: count", "kind: direction\n  tolerance: {share: 0.9}"), "names the paper's word"),
         (("kind: count", "kind: count\n  tolerance: {absolute: 1, why: w}"), "applies to numbers"),
+        (("part: IV", "part: IV\n  reading: 3"), "reading must name the reading in words, got 3"),
+        (("part: IV", "part: IV\n  reading: ' '"), "reading must name the reading in words"),
     ])
     def test_bad_entries_are_named(self, tmp_path, change, message):
         with pytest.raises(ValueError, match=message):
             ledger.claims(_write_claims(tmp_path / "c", VALID.replace(*change)))
+
+    def test_a_claim_in_another_reading_is_reported_and_not_counted(self, tmp_path):
+        (claim,) = ledger.claims(_write_claims(tmp_path / "c", VALID.replace("part: IV", "part: IV\n  reading: on Weka")))
+        assert claim.reading == "on Weka"
+        row = ledger.judge(claim, ledger.Finding(book=3))
+        assert row["entry"] == "claim; reading: on Weka" and row["verdict"] == "reproduced"
+        book_row = ledger.judge(ledger.claims(_write_claims(tmp_path / "d", VALID))[0], ledger.Finding(book=2))
+        table = pd.DataFrame([row, book_row])
+        assert ledger.is_reading(table["entry"]).tolist() == [True, False]
+        assert ledger.is_claim(table["entry"]).tolist() == [True, True]
+        assert ledger.counts(table).loc["all", "total"] == 1
+        assert ledger.counts(table).loc["all", "not reproduced"] == 1
+        assert ledger.is_claim(pd.Series(["table", "reading: r", "claim"])).tolist() == [False, False, True]
+
+    def test_entry_labels(self):
+        assert ledger.entry_label("claim") == "claim" and ledger.entry_label("table") == "table"
+        assert ledger.entry_label("table", "r") == "reading: r"
+        with pytest.raises(ValueError, match="kind must be 'claim' or 'table', got 'cell'"):
+            ledger.entry_label("cell")
 
     def test_duplicate_ids(self, tmp_path):
         folder = _write_claims(tmp_path / "c", VALID)
@@ -204,6 +225,8 @@ def test_a_chapter_slice_with_claims_but_no_table():
     text = chapter_slice("chapters/x", rows)
     assert "a claim" in text and "| table |" not in text
     assert chapter_slice("chapters/none", rows) == "No entry of the ledger is decided on this page."
+    read = chapter_slice("chapters/x", rows.assign(entry="claim; reading: on Weka"))
+    assert "a claim" in read and "1 claims in the reading 'on Weka', reported beside the book's and not counted" in read
 
 
 def test_a_check_that_asks_for_its_claim_receives_it(monkeypatch):

@@ -181,6 +181,7 @@ def test_every_weka_claim_is_the_twin_of_a_stand_in_claim():
         else:
             assert tolerance == stated
         assert twin["chapter"] == "chapters/thresholds/figures" and name in twin["note"]
+        assert twin["reading"] == f.WEKA_ARM and "reading" not in original
 
 
 def test_the_correlation_check_reads_the_declared_difference_over_non_baseline_runs():

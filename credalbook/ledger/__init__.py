@@ -7,12 +7,12 @@ evaluates everything, ``credalbook ledger`` prints it, and
 :mod:`credalbook.ledger.report` lays it out as the book's pages.
 """
 from credalbook.ledger.core import (CHECKS, KINDS, PAPERS, TABLES, VERDICTS, BookTable, Check, Claim, Finding,
-                                    book_frame, book_table, check, claims, counts, discover, evaluate_claim,
-                                    evaluated, judge, judged_cells, ledger, load_inputs, printing_precision, stored, table_rows)
+                                    book_frame, book_table, check, claims, counts, discover, entry_label, evaluate_claim,
+                                    evaluated, is_claim, is_reading, judge, judged_cells, ledger, load_inputs, printing_precision, stored, table_rows)
 from credalbook.ledger.report import (chapter_slice, errata, markdown_table, part_counts, part_summary, plot_verdicts,
                                       report)
 
 __all__ = ["CHECKS", "KINDS", "PAPERS", "TABLES", "VERDICTS", "BookTable", "Check", "Claim", "Finding",
-           "book_frame", "book_table", "check", "claims", "counts", "discover", "evaluate_claim", "evaluated",
-           "judge", "judged_cells", "ledger", "load_inputs", "printing_precision", "stored", "table_rows", "chapter_slice",
+           "book_frame", "book_table", "check", "claims", "counts", "discover", "entry_label", "evaluate_claim",
+           "evaluated", "is_claim", "is_reading", "judge", "judged_cells", "ledger", "load_inputs", "printing_precision", "stored", "table_rows", "chapter_slice",
            "errata", "markdown_table", "part_counts", "part_summary", "plot_verdicts", "report"]

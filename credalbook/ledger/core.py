@@ -45,13 +45,35 @@ import yaml
 
 __all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claims", "Finding", "Check",
            "check", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
-           "BookTable", "BOOK_READING", "book_table", "judged_cells", "table_rows", "COLUMNS", "book_frame", "fingerprint",
+           "BookTable", "BOOK_READING", "entry_label", "is_reading", "is_claim", "book_table", "judged_cells", "table_rows", "COLUMNS", "book_frame", "fingerprint",
            "evaluated", "ledger", "counts"]
 
 #: The verdicts of the ledger, in the order of the reports (see the module docstring).
 VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
 #: The kinds of claims, each with its verdict rule in :func:`judge`.
 KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
+#: The reading of a published table or claim that follows the book's conventions (the one counted).
+BOOK_READING = "book"
+
+
+def entry_label(kind: str, reading: str = BOOK_READING) -> str:
+    """The ``entry`` of a ledger row: ``claim`` or ``table`` in the book's reading, else
+    ``claim; reading: <reading>`` or ``reading: <reading>`` (reported, never counted)."""
+    if kind not in ("claim", "table"):
+        raise ValueError(f"kind must be 'claim' or 'table', got {kind!r}")
+    if reading == BOOK_READING:
+        return kind
+    return f"claim; reading: {reading}" if kind == "claim" else f"reading: {reading}"
+
+
+def is_reading(entry: pd.Series) -> np.ndarray:
+    """Which ledger rows (their ``entry`` column) judge an alternative reading: never counted."""
+    return entry.astype(str).str.contains("reading: ", regex=False).to_numpy()
+
+
+def is_claim(entry: pd.Series) -> np.ndarray:
+    """Which ledger rows (their ``entry`` column) are claims of a paper's text, in any reading."""
+    return entry.astype(str).str.fullmatch(r"claim(; reading: .+)?").to_numpy()
 
 
 @dataclass(frozen=True)
@@ -104,7 +126,8 @@ class Claim:
     why: ...}`` for numbers (``printed``: the printing precision, default from the published
     value's digits), ``{share: t, word: "..."}`` for statements worded "almost everywhere",
     "consistently"...: the check returns the share of cases where the statement holds and
-    ``t`` is the declared threshold.
+    ``t`` is the declared threshold. ``reading`` other than ``"book"`` judges the claim in an
+    alternative reading (say, on the paper's own learners): reported beside the book's, never counted.
     """
 
     id: str
@@ -120,10 +143,11 @@ class Claim:
     also: tuple[str, ...] = ()
     note: str = ""
     printed: float | None = None
+    reading: str = BOOK_READING
 
 
 _CLAIM_FIELDS = {"id", "paper", "quote", "sections", "kind", "published", "check", "part", "chapter", "tolerance",
-                 "also", "note", "printed"}
+                 "also", "note", "printed", "reading"}
 
 
 def claims_dir() -> Path:
@@ -171,11 +195,15 @@ def _claim_from(record: dict, source: Path) -> Claim:
         if other.split(" ", 1)[0] not in PAPERS:
             raise ValueError(f"{source.name}: claim {label!r}: 'also' must start with a paper key, got {other!r}")
     _check_tolerance(label, record["kind"], record.get("tolerance", "exact"))
+    reading = record.get("reading", BOOK_READING)
+    if not isinstance(reading, str) or not reading.strip():
+        raise ValueError(f"{source.name}: claim {label!r}: reading must name the reading in words, got {reading!r}")
     return Claim(id=str(record["id"]), paper=record["paper"], quote=str(record["quote"]).strip(),
                  sections=_as_tuple(record["sections"]), kind=record["kind"], published=record["published"],
                  check=str(record["check"]), part=str(record["part"]), chapter=str(record.get("chapter", "")),
                  tolerance=record.get("tolerance", "exact"), also=_as_tuple(record.get("also")),
-                 note=str(record.get("note", "")).strip(), printed=record.get("printed"))
+                 note=str(record.get("note", "")).strip(), printed=record.get("printed"),
+                 reading=reading.strip())
 
 
 def claims(folder: Path | None = None) -> list[Claim]:
@@ -368,7 +396,7 @@ def judge(claim: Claim, finding: Finding) -> dict:
             "difference": difference, "tolerance": _show_tolerance(claim), "verdict": verdict,
             "evidence": CHECKS[claim.check].evidence if claim.check in CHECKS else claim.check,
             "detail": finding.detail, "chapter": claim.chapter, "also": "; ".join(claim.also),
-            "note": claim.note, "entry": "claim"}
+            "note": claim.note, "entry": entry_label("claim", claim.reading)}
 
 
 def _same(published, book) -> bool:
@@ -439,8 +467,6 @@ class BookTable:
 
 #: Every registered builder of a published table, by (table, reading).
 TABLES: dict[tuple[str, str], BookTable] = {}
-#: The reading of a published table that follows the book's conventions (the one counted).
-BOOK_READING = "book"
 
 
 def book_table(name: str, *, on: list[str], part: str, chapter: str, inputs: dict[str, Callable[[], Any]] | None = None,
@@ -553,7 +579,7 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
                      "difference": cell["difference"], "tolerance": f"±{cell['tolerance']:g}",
                      "verdict": cell["verdict"], "evidence": item.evidence, "detail": cell["why"],
                      "chapter": item.chapter, "also": "", "note": "",
-                     "entry": "table" if reading == BOOK_READING else f"reading: {reading}"})
+                     "entry": entry_label("table", reading)})
     return pd.DataFrame(rows)
 
 
@@ -661,7 +687,7 @@ def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str
     if verdict is not None and verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
     table = evaluated() if cached else _evaluate(readings, paper, chapter)
-    keep = np.ones(len(table), dtype=bool) if readings else ~table["entry"].str.startswith("reading").to_numpy()
+    keep = np.ones(len(table), dtype=bool) if readings else ~is_reading(table["entry"])
     if paper is not None:
         keep &= (table["paper"] == paper).to_numpy()
     if chapter is not None:
@@ -673,7 +699,7 @@ def ledger(paper: str | None = None, verdict: str | None = None, *, chapter: str
 
 def counts(table: pd.DataFrame) -> pd.DataFrame:
     """Entries per paper (rows) and verdict (columns, in :data:`VERDICTS` order), with totals."""
-    counted = table[~table["entry"].str.startswith("reading")]
+    counted = table[~is_reading(table["entry"])]
     grid = pd.crosstab(counted["paper"], counted["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     grid = grid.reindex([p for p in PAPERS if p in grid.index])
     grid["total"] = grid.sum(axis=1)

@@ -9,7 +9,7 @@ import re
 
 import pandas as pd
 
-from credalbook.ledger.core import PAPERS, VERDICTS, counts, ledger
+from credalbook.ledger.core import PAPERS, VERDICTS, counts, is_claim, is_reading, ledger
 from credalbook.tables import readable_powers
 
 __all__ = ["PARTS", "VERDICT_ORDER", "markdown_table", "part_counts", "part_summary", "table_summary", "report",
@@ -136,7 +136,7 @@ def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
 
 def part_counts(table: pd.DataFrame) -> pd.DataFrame:
     """Entries per Part (rows I..VI) and verdict (columns), with totals; alternative readings not counted."""
-    counted = table[~table["entry"].str.startswith("reading")]
+    counted = table[~is_reading(table["entry"])]
     grid = pd.crosstab(counted["part"], counted["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     grid = grid.reindex([p for p in PARTS if p in grid.index] + sorted(set(grid.index) - set(PARTS)))
     grid["total"] = grid.sum(axis=1)
@@ -222,17 +222,20 @@ def _table_label(name: str) -> str:
 
 
 def chapter_slice(chapter: str, table: pd.DataFrame | None = None) -> str:
-    """The ledger rows a chapter shows: its claims, and its tables' cells counted by verdict."""
+    """The ledger rows a chapter shows: its claims (alternative readings of claims named as such), and
+    its tables' cells counted by verdict."""
     table = ledger(chapter=chapter) if table is None else table
     rows = table[table["chapter"] == chapter]
     if rows.empty:
         return "No entry of the ledger is decided on this page."
     parts = []
-    claim_rows = rows[rows["entry"] == "claim"]
+    claim_rows = rows[is_claim(rows["entry"])]
     cells = rows[rows["entry"] == "table"]
     summary = []
     if not claim_rows.empty:
-        summary.append(f"{len(claim_rows)} claims ({_tally(claim_rows)})")
+        readings = sorted({e.partition("reading: ")[2] for e in claim_rows["entry"][is_reading(claim_rows["entry"])]})
+        read_as = f" in the reading '{'; '.join(readings)}', reported beside the book's and not counted" if readings else ""
+        summary.append(f"{len(claim_rows)} claims{read_as} ({_tally(claim_rows)})")
     if not cells.empty:
         summary.append(f"{len(cells):,} published numbers ({_tally(cells)})")
     parts += ["The ledger decides " + " and ".join(summary) + " on this page.", ""]
