@@ -174,6 +174,7 @@ def _cmd_reproduce(args) -> int:
     names = args.only or sorted(discover())
     grid = {"backend": args.backend} | ({"n_jobs": args.n_jobs} if args.n_jobs else {})
     frames = []
+    start = time.perf_counter()
     with _cluster(args.backend, args.scheduler):
         for name in names:
             print(f"[reproduce] {name} (profile {args.profile}) ...", flush=True)
@@ -181,6 +182,12 @@ def _cmd_reproduce(args) -> int:
             stored = f" -> {results_path(name)}" if args.profile == "full" else ""
             print(f"[reproduce] {name}: {len(frame)} rows{stored}", flush=True)
             frames.append(frame.assign(experiment=name))
+    if args.profile == "full" and not args.only:
+        from credalbook.experiments.store import save_reproduction
+
+        seconds = time.perf_counter() - start
+        path = save_reproduction(names, seconds, backend=args.backend)
+        print(f"[reproduce] every experiment in {seconds:.0f} s -> {path}", flush=True)
     if args.output:
         import pandas as pd
 

@@ -17,7 +17,8 @@ import numpy as np
 
 from credalbook._validation import check_scalar
 
-__all__ = ["HotPath", "HOT_PATHS", "SCALING", "JNCC2_PAIRING", "MONTE_CARLO_SE", "best_time", "measure", "scaling_exponents", "stored"]
+__all__ = ["HotPath", "HOT_PATHS", "SCALING", "JNCC2_PAIRING", "MONTE_CARLO_SE", "best_time", "measure", "scaling_exponents", "stored",
+           "reproduction_times"]
 
 #: Name of the stored scaling table (``data/results/performance_scaling.csv``).
 SCALING = "performance_scaling"
@@ -257,3 +258,19 @@ def scaling_exponents(frame):
         slope = np.polyfit(np.log(part["n"].to_numpy(float)), np.log(part["seconds"].to_numpy(float)), 1)[0]
         rows.append({"path": path, "k": k, "exponent": float(slope)})
     return pd.DataFrame(rows)
+
+
+def reproduction_times(record: dict):
+    """One row per experiment of a whole ``make reproduce`` run, slowest first: its wall time
+    (``seconds``, and ``share`` of the run's), rows and grid cells, cells read from the cache, and
+    the commit it ran at. ``record`` is the run's record
+    (:func:`credalbook.experiments.store.reproduction`)."""
+    import pandas as pd
+
+    if not isinstance(record, dict) or not isinstance(record.get("experiments"), dict) or not record["experiments"]:
+        raise ValueError("record must be the record of a whole reproduction, with its 'experiments'")
+    rows = [{"experiment": name, "seconds": float(meta["runtime_seconds"]), "rows": int(meta.get("rows", 0)),
+             "grid_cells": int(meta.get("grid_cells", 0)), "cached_cells": int(meta.get("cached_cells", 0)),
+             "commit": meta.get("commit", "")} for name, meta in record["experiments"].items()]
+    frame = pd.DataFrame(rows).sort_values("seconds", ascending=False, ignore_index=True)
+    return frame.assign(share=frame["seconds"] / float(record["wall_seconds"]))

@@ -74,3 +74,15 @@ def test_the_bench_command_prints_without_storing(capsys, monkeypatch):
 def test_stored_names_only_the_timing_tables():
     with pytest.raises(ValueError, match="performance_scaling"):
         performance.stored("zaffalon2012_benchmark")
+
+
+def test_reproduction_times_lists_the_experiments_of_one_run_slowest_first():
+    record = {"wall_seconds": 100.0, "experiments": {
+        "a": {"runtime_seconds": 20.0, "rows": 5, "grid_cells": 4, "cached_cells": 0, "commit": "abc"},
+        "b": {"runtime_seconds": 70.0, "rows": 9, "grid_cells": 8, "cached_cells": 1, "commit": "abc"}}}
+    frame = performance.reproduction_times(record)
+    assert frame["experiment"].tolist() == ["b", "a"]
+    assert frame["share"].tolist() == [0.7, 0.2] and frame["cached_cells"].tolist() == [1, 0]
+    for bad in ({}, {"wall_seconds": 1.0, "experiments": {}}, None):
+        with pytest.raises(ValueError, match="record must be the record of a whole reproduction"):
+            performance.reproduction_times(bad)

@@ -319,3 +319,31 @@ def test_no_chapter_hand_writes_the_ci_check():
     offenders = [p.relative_to(repo_root()).as_posix() for p in pages
                  if "assert_matches_stored" in p.read_text() or "load_results(" in p.read_text()]
     assert pages and not offenders
+
+
+def test_a_whole_reproduction_is_recorded_as_one_run(results):
+    save_results(_frame(), "first", profile="ci", runtime_seconds=10.0, cache=(3, 0))
+    save_results(_frame(), "second", profile="ci", runtime_seconds=20.0, cache=(3, 1))
+    path = store.save_reproduction(["first", "second"], 31.26, backend="loky")
+    assert path == results / "reproduce_run.json"
+    record = store.reproduction()
+    assert record["wall_seconds"] == 31.3 and record["backend"] == "loky" and record["cached_cells"] == 1
+    assert [record["experiments"][n]["runtime_seconds"] for n in ("first", "second")] == [10.0, 20.0]
+    assert record["commit"] == provenance("first")["commit"]
+
+
+@pytest.mark.parametrize("names,seconds,message", [
+    ([], 1.0, "names must list the experiments"),
+    (["first"], 0.0, "wall_seconds must be a positive number, got 0.0"),
+    (["first"], float("nan"), "wall_seconds must be a positive number"),
+    (["absent"], 1.0, "absent"),
+])
+def test_a_reproduction_record_rejects_bad_input(results, names, seconds, message):
+    save_results(_frame(), "first", profile="ci", runtime_seconds=1.0)
+    with pytest.raises((ValueError, FileNotFoundError), match=message):
+        store.save_reproduction(names, seconds, backend="loky")
+
+
+def test_no_reproduction_record_is_named(results):
+    with pytest.raises(FileNotFoundError, match="make reproduce"):
+        store.reproduction()

@@ -7,6 +7,7 @@ profile, recompute a subset with the same seeds and call :func:`assert_matches_s
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 from datetime import datetime, timezone
@@ -95,6 +96,47 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         meta["note"] = note
     path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return path
+
+
+#: Name of the record of one whole ``make reproduce`` run (``data/results/reproduce_run.json``).
+REPRODUCTION = "reproduce_run"
+
+
+def save_reproduction(names: list[str], wall_seconds: float, *, backend: str) -> Path:
+    """Record one whole full-profile run of the experiments ``names`` (``make reproduce``): its
+    wall time, the machine's cores, the backend, and each experiment's stored provenance
+    (commit, runtime, cells read from the cache), so that the total is one measured run, not a
+    sum of runs made at different times. Written beside the stored results as ``reproduce_run.json``."""
+    if not names:
+        raise ValueError("names must list the experiments of the run, got none")
+    if not (isinstance(wall_seconds, (int, float)) and wall_seconds > 0):
+        raise ValueError(f"wall_seconds must be a positive number, got {wall_seconds!r}")
+    experiments = {}
+    for name in names:
+        meta = provenance(name)
+        experiments[name] = {key: meta[key] for key in ("commit", "runtime_seconds", "rows", "grid_cells",
+                                                        "cached_cells") if key in meta}
+    commits = {meta["commit"] for meta in experiments.values()}
+    record = {
+        "commit": commits.pop() if len(commits) == 1 else sorted(commits),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "wall_seconds": round(float(wall_seconds), 1),
+        "cpu_count": os.cpu_count(),
+        "backend": backend,
+        "cached_cells": sum(int(meta.get("cached_cells", 0)) for meta in experiments.values()),
+        "experiments": experiments,
+    }
+    path = results_dir() / f"{REPRODUCTION}.json"
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def reproduction() -> dict:
+    """The record of the last whole ``make reproduce`` run (:func:`save_reproduction`)."""
+    path = results_dir() / f"{REPRODUCTION}.json"
+    if not path.exists():
+        raise FileNotFoundError(f"no record of a whole reproduction at {path.name}: run `make reproduce`")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def provenance(name: str) -> dict:
