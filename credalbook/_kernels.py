@@ -226,3 +226,216 @@ def merge_by_score(scores, starts, out_scores, out_labels):  # pragma: no cover 
         out_scores[position] = scores[heads[best]]
         out_labels[position] = best
         heads[best] += 1
+
+
+@njit(cache=True, nogil=True)
+def idm_water_levels(counts, s):  # pragma: no cover - compiled
+    """Water filling of each row of non-negative ``counts`` (R, K) with ``s > 0`` (Abellán & Moral 2003,
+    Section 3): the level ``h`` such that :math:`p_k = \\max(n_k, h)/(N + s)`, found with the operations of
+    :func:`credalbook.classifiers.credal_tree.idm_max_entropy_distribution` in the same order (the sorted
+    counts summed in order, the first level ``(sum + s) / j`` not above the next count, ``N`` summed as
+    NumPy sums a row), and the row's distinct probabilities: ``points[ptr[r]]`` is ``h / (N + s)``, then
+    ``n_k / (N + s)`` for each class with ``n_k > h``, in class order. Returns ``(levels, ptr, points)``.
+
+    The counts are sorted only where positive: the levels ``s / j`` of the zeros before the last zero never
+    stop the filling (they exceed the next count, 0, when ``s / K > 0``).
+    """
+    r_count, k = counts.shape
+    levels = np.empty(r_count)
+    denominators = np.empty(r_count)
+    ptr = np.zeros(r_count + 1, dtype=np.int64)
+    positives = np.empty(k)
+    skip_zeros = s / k > 0.0
+    for r in range(r_count):
+        m = 0
+        for c in range(k):
+            value = counts[r, c]
+            if value > 0.0:
+                at = m
+                while at > 0 and positives[at - 1] > value:
+                    positives[at] = positives[at - 1]
+                    at -= 1
+                positives[at] = value
+                m += 1
+        zeros = k - m
+        h = ((0.0 if zeros else positives[0]) + s) / 1  # np.argmax of no True is the first level
+        first = zeros - 1 if skip_zeros and zeros > 0 else 0
+        cumulative = 0.0
+        for j in range(first, k):
+            cumulative += 0.0 if j < zeros else positives[j - zeros]
+            level = (cumulative + s) / (j + 1)
+            if j + 1 == k:
+                upper = np.inf
+            else:
+                upper = 0.0 if j + 1 < zeros else positives[j + 1 - zeros]
+            if level <= upper:
+                h = level
+                break
+        levels[r] = h
+        denominators[r] = _pairwise_sum(counts[r], 0, k) + s
+        above = 0
+        for c in range(k):
+            if counts[r, c] > h:
+                above += 1
+        ptr[r + 1] = ptr[r] + 1 + above
+    points = np.empty(ptr[-1])
+    for r in range(r_count):
+        points[ptr[r]] = levels[r] / denominators[r]
+        j = ptr[r] + 1
+        for c in range(k):
+            if counts[r, c] > levels[r]:
+                points[j] = counts[r, c] / denominators[r]
+                j += 1
+    return levels, ptr, points
+
+
+@njit(cache=True, nogil=True)
+def idm_entropy_sums(counts, levels, ptr, terms):  # pragma: no cover - compiled
+    """(R,) the maximum entropies of the rows of ``counts`` (R, K) from :func:`idm_water_levels`'s
+    ``levels`` and ``ptr`` and the entropy terms ``terms`` of its points: each class takes its own point's
+    term if above the level, the level's otherwise, and the row is summed as NumPy sums a row (the
+    :math:`H^*` of Abellán & Moral 2003, Section 3)."""
+    r_count, k = counts.shape
+    out = np.empty(r_count)
+    row = np.empty(k)
+    for r in range(r_count):
+        j = ptr[r] + 1
+        for c in range(k):
+            if counts[r, c] > levels[r]:
+                row[c] = terms[j]
+                j += 1
+            else:
+                row[c] = terms[ptr[r]]
+        out[r] = _pairwise_sum(row, 0, k)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def cdt_count_tables(X, y, order, starts, ends, cand_ptr, candidates, table_ptr,
+                     n_classes):  # pragma: no cover - compiled
+    """Value-by-class count tables of the candidate features of a level of nodes of the credal tree.
+
+    Node i holds the rows ``order[starts[i]:ends[i]]`` of the codes ``X`` (n, d) with classes ``y`` and the
+    candidate features ``candidates[cand_ptr[i]:cand_ptr[i + 1]]``; the table of candidate j has the rows
+    ``table_ptr[j]:table_ptr[j + 1]`` (value v in row ``table_ptr[j] + v``, a missing value not counted).
+    Returns ``values`` (R,) the instances of each row, ``seen`` the rows with instances, ``tables``
+    (seen.size, K) their class counts and ``observed`` (J, K) the class counts of the rows where each
+    candidate is observed (its table summed over values); the counts of Abellán & Moral (2003), Eq. 5.
+    """
+    instances = np.zeros(table_ptr[-1], dtype=np.int64)
+    for i in range(starts.size):
+        for position in range(starts[i], ends[i]):
+            row = order[position]
+            for j in range(cand_ptr[i], cand_ptr[i + 1]):
+                value = X[row, candidates[j]]
+                if value != MISSING:
+                    instances[table_ptr[j] + value] += 1
+    compact = np.full(instances.size, -1, dtype=np.int64)
+    seen = np.flatnonzero(instances)
+    compact[seen] = np.arange(seen.size)
+    tables = np.zeros((seen.size, n_classes))
+    observed = np.zeros((candidates.size, n_classes))
+    for i in range(starts.size):
+        for position in range(starts[i], ends[i]):
+            row = order[position]
+            c = y[row]
+            for j in range(cand_ptr[i], cand_ptr[i + 1]):
+                value = X[row, candidates[j]]
+                if value != MISSING:
+                    tables[compact[table_ptr[j] + value], c] += 1.0
+                    observed[j, c] += 1.0
+    return instances.astype(np.float64), seen, tables, observed
+
+
+@njit(cache=True, nogil=True)
+def cdt_gains(values, children, parent, table_ptr, cand_ptr):  # pragma: no cover - compiled
+    """Imprecise information gains of the candidates of a level of nodes (Abellán & Moral 2003, Eq. 5) and
+    each node's best candidate, as ``credal_tree._gains`` and ``np.argmax`` compute them.
+
+    Candidate j has the instances per value ``values[table_ptr[j]:table_ptr[j + 1]]`` with maximum entropies
+    ``children`` there and ``parent[j]`` of its observed class counts; its gain is ``parent[j]`` minus the
+    NumPy-ordered sum of ``(n_x / N) H*`` over the table's rows (weight 0 when N = 0). Returns ``gains`` (J,)
+    and ``best`` (nodes,), the first candidate of each node ``cand_ptr[i]:cand_ptr[i + 1]`` of largest gain.
+    """
+    gains = np.empty(parent.size)
+    for j in range(parent.size):
+        low, m = table_ptr[j], table_ptr[j + 1] - table_ptr[j]
+        total = _pairwise_sum(values, low, m)
+        terms = np.empty(m)
+        for v in range(m):
+            weight = values[low + v] / total if total > 0 else 0.0
+            terms[v] = weight * children[low + v]
+        gains[j] = parent[j] - _pairwise_sum(terms, 0, m)
+    best = np.empty(cand_ptr.size - 1, dtype=np.int64)
+    for i in range(cand_ptr.size - 1):
+        best[i] = cand_ptr[i]
+        for j in range(cand_ptr[i] + 1, cand_ptr[i + 1]):
+            if gains[j] > gains[best[i]]:
+                best[i] = j
+    return gains, best
+
+
+@njit(cache=True, nogil=True)
+def cdt_partition(X, order, starts, ends, features, n_values):  # pragma: no cover - compiled
+    """The rows of each splitting node grouped by their value of its split feature, for the children.
+
+    Node i holds ``order[starts[i]:ends[i]]`` and splits on ``features[i]`` with ``n_values[i]`` values;
+    slot ``slot_ptr[i] + v`` (``slot_ptr`` the running sum of ``n_values``) gathers its rows of value v,
+    in their order, at ``new_order[bounds[slot]:bounds[slot + 1]]``; rows with a missing value stay out
+    (they stay in the node only). Returns ``(new_order, bounds)``.
+    """
+    slot_ptr = np.zeros(starts.size + 1, dtype=np.int64)
+    for i in range(starts.size):
+        slot_ptr[i + 1] = slot_ptr[i] + n_values[i]
+    bounds = np.zeros(slot_ptr[-1] + 1, dtype=np.int64)
+    for i in range(starts.size):
+        for position in range(starts[i], ends[i]):
+            value = X[order[position], features[i]]
+            if value != MISSING:
+                bounds[slot_ptr[i] + value + 1] += 1
+    for slot in range(slot_ptr[-1]):
+        bounds[slot + 1] += bounds[slot]
+    fill = bounds[:-1].copy()
+    new_order = np.empty(bounds[-1], dtype=order.dtype)
+    for i in range(starts.size):
+        for position in range(starts[i], ends[i]):
+            row = order[position]
+            value = X[row, features[i]]
+            if value != MISSING:
+                slot = slot_ptr[i] + value
+                new_order[fill[slot]] = row
+                fill[slot] += 1
+    return new_order, bounds
+
+
+@njit(cache=True, nogil=True)
+def cdt_preorder(first_child, n_children):  # pragma: no cover - compiled
+    """Depth-first numbering of a tree grown level by level: node b's children are the nodes
+    ``first_child[b]:first_child[b] + n_children[b]`` (-1: a leaf). Returns ``preorder`` (the nodes in the
+    order a recursive growth numbers them on entry) and ``postorder`` (the split nodes in the order it
+    finishes them)."""
+    n = first_child.size
+    preorder = np.empty(n, dtype=np.int64)
+    postorder = np.empty(n, dtype=np.int64)
+    stack = np.empty(2 * n + 1, dtype=np.int64)  # node on entry, -(node + 1) on exit
+    top, entered, finished = 0, 0, 0
+    stack[0] = 0
+    while top >= 0:
+        node = stack[top]
+        top -= 1
+        if node < 0:
+            postorder[finished] = -node - 1
+            finished += 1
+            continue
+        preorder[entered] = node
+        entered += 1
+        if first_child[node] >= 0:
+            top += 1
+            stack[top] = -node - 1
+            for child in range(first_child[node] + n_children[node] - 1, first_child[node] - 1, -1):
+                top += 1
+                stack[top] = child
+    return preorder, postorder[:finished]
+
+
+__all__ += ["idm_water_levels", "idm_entropy_sums", "cdt_count_tables", "cdt_gains", "cdt_partition", "cdt_preorder"]

@@ -59,10 +59,23 @@ def idm_max_entropy_distribution(counts, s: float = 1.0) -> np.ndarray:
     return np.maximum(counts, h) / (counts.sum(axis=-1, keepdims=True) + s)
 
 
-def _entropy(p: np.ndarray) -> np.ndarray:
+def _entropy_terms(p: np.ndarray) -> np.ndarray:
+    """The terms :math:`-p \\log_2 p` (0 where p = 0) of the Shannon entropy, elementwise."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, -p * np.log2(p), 0.0)
-    return terms.sum(axis=-1)
+        return np.where(p > 0, -p * np.log2(p), 0.0)
+
+
+def _entropy(p: np.ndarray) -> np.ndarray:
+    return _entropy_terms(p).sum(axis=-1)
+
+
+def _max_entropies(counts: np.ndarray, s: float) -> np.ndarray:
+    """:func:`idm_max_entropy` of the rows of ``counts`` (R, K), bit for bit, with compiled water filling:
+    NumPy's logarithm is taken once per distinct probability of a row (Abellán & Moral 2003, Section 3)."""
+    from credalbook._kernels import idm_entropy_sums, idm_water_levels
+
+    levels, ptr, points = idm_water_levels(counts, s)
+    return idm_entropy_sums(counts, levels, ptr, _entropy_terms(points))
 
 
 def idm_max_entropy(counts, s: float = 1.0) -> np.ndarray:
@@ -129,52 +142,99 @@ class CredalDecisionTree(CredalClassifierMixin):
             raise ValueError(f"tie_dominates must be True or False, got {self.tie_dominates!r}")
 
     def fit(self, X, y):
-        """Grow the tree on discrete ``X`` (codes, -1 = missing) and labels ``y``."""
+        """Grow the tree on discrete ``X`` (codes, -1 = missing) and labels ``y``.
+
+        The nodes of a depth are grown together (count tables, :math:`H^*` and :math:`IIG`, Abellán &
+        Moral 2003, Eq. 5, for all of them at once), then numbered depth first as a recursive growth
+        would number them: the splits and the fitted attributes are the same.
+        """
+        from credalbook._kernels import cdt_count_tables, cdt_gains, cdt_partition
+
         self._check_params()
         Xc, yc = self._fit_discrete(X, y)
+        Xc = np.ascontiguousarray(Xc)
+        yc = np.ascontiguousarray(yc)
         self._m = np.maximum(self.n_values_, 1)
-        self._onehot = np.eye(self.n_classes_)[yc]
-        # per node: split feature (-1 leaf), index into child_of_value_ (value -> child node), class counts
-        self.feature_, self.children_, self.counts_, self.child_of_value_ = [], [], [], []
-        self._grow(Xc, np.arange(len(yc)), np.ones(self.n_features_in_, dtype=bool), 0)
-        self.feature_ = np.array(self.feature_)
-        self.children_ = np.array(self.children_)
-        self.counts_ = np.array(self.counts_)
-        del self._onehot
+        k, s = self.n_classes_, float(self.s)
+        splittable = self._m > 1
+        # the nodes of the current depth: rows order[starts[i]:ends[i]], features still available
+        order = np.arange(yc.size)
+        starts, ends = np.zeros(1, dtype=np.int64), np.full(1, yc.size, dtype=np.int64)
+        available = np.ones((1, self.n_features_in_), dtype=bool)
+        features, counts, first_child, n_children, child_values = [], [], [], [], []
+        depth, n_nodes = 0, 1
+        while starts.size:
+            segment = np.repeat(np.arange(starts.size), ends - starts)  # the nodes tile ``order``
+            counts.append(np.bincount(segment * k + yc[order], minlength=starts.size * k)
+                          .reshape(starts.size, k).astype(float))
+            feature = np.full(starts.size, -1, dtype=np.int64)
+            candidate = available & splittable
+            grows = candidate.any(axis=1)
+            if self.max_depth is not None and depth >= self.max_depth:
+                grows[:] = False
+            nodes = np.flatnonzero(grows)
+            if nodes.size:
+                node_of, cand = np.nonzero(candidate[nodes])
+                cand_ptr = np.concatenate([[0], np.cumsum(np.bincount(node_of, minlength=nodes.size))])
+                m_max = np.maximum.reduceat(self._m[cand], cand_ptr[:-1])
+                table_ptr = np.concatenate([[0], np.cumsum(m_max[node_of])])
+                values, seen, tables, observed = cdt_count_tables(Xc, yc, order, starts[nodes], ends[nodes],
+                                                                  cand_ptr, cand, table_ptr, k)
+                children = np.zeros(values.size)  # a value without instances weighs 0 in the gain
+                children[seen] = _max_entropies(tables, s)
+                gains, best = cdt_gains(values, children, _max_entropies(observed, s), table_ptr, cand_ptr)
+                split = ~(gains[best] <= 1e-12)
+                feature[nodes[split]] = cand[best[split]]
+            features.append(feature)
+            splits = np.flatnonzero(feature >= 0)
+            level_first = np.full(starts.size, -1, dtype=np.int64)
+            level_children = np.zeros(starts.size, dtype=np.int64)
+            if splits.size == 0:
+                first_child.append(level_first)
+                n_children.append(level_children)
+                break
+            n_split_values = self._m[feature[splits]]
+            order, bounds = cdt_partition(Xc, order, starts[splits], ends[splits], feature[splits], n_split_values)
+            sizes = np.diff(bounds)
+            slots = np.flatnonzero(sizes)
+            parent = np.repeat(np.arange(splits.size), n_split_values)[slots]
+            per_split = np.bincount(parent, minlength=splits.size)
+            level_children[splits] = per_split
+            level_first[splits] = n_nodes + np.concatenate([[0], np.cumsum(per_split)[:-1]])
+            first_child.append(level_first)
+            n_children.append(level_children)
+            child_values.append(slots - np.concatenate([[0], np.cumsum(n_split_values)[:-1]])[parent])
+            starts, ends = bounds[slots], bounds[slots + 1]
+            available = available[splits[parent]]
+            available[np.arange(slots.size), feature[splits[parent]]] = False
+            n_nodes += slots.size
+            depth += 1
+        self._store_depth_first(np.concatenate(features), np.concatenate(counts), np.concatenate(first_child),
+                                np.concatenate(n_children),
+                                np.concatenate(child_values) if child_values else np.zeros(0, dtype=np.int64))
         return self
 
-    def _grow(self, Xc: np.ndarray, rows: np.ndarray, available: np.ndarray, depth: int) -> int:
-        node = len(self.feature_)
-        counts = self._onehot[rows].sum(axis=0)
-        self.feature_.append(-1)
-        self.children_.append(-1)
-        self.counts_.append(counts)
-        candidates = np.flatnonzero(available & (self._m > 1))
-        if candidates.size == 0 or (self.max_depth is not None and depth >= self.max_depth):
-            return node
-        m_max = int(self._m[candidates].max())
-        sub = Xc[np.ix_(rows, candidates)]  # (r, F)
-        tables = np.zeros((candidates.size, m_max + 1, self.n_classes_))
-        feature_index = np.broadcast_to(np.arange(candidates.size), sub.shape)
-        value_index = np.where(sub == MISSING, m_max, sub)  # missing -> a discarded extra row
-        np.add.at(tables, (feature_index, value_index), self._onehot[rows][:, None, :])
-        gains = _gains(tables[:, :m_max], float(self.s))
-        best = int(np.argmax(gains))
-        if gains[best] <= 1e-12:
-            return node
-        feature = int(candidates[best])
-        self.feature_[node] = feature
-        child_of_value = np.full(self._m[feature], -1)
-        remaining = available.copy()
-        remaining[feature] = False
-        values = Xc[rows, feature]
-        for v in range(self._m[feature]):
-            selected = rows[values == v]
-            if selected.size:
-                child_of_value[v] = self._grow(Xc, selected, remaining, depth + 1)
-        self.children_[node] = len(self.child_of_value_)
-        self.child_of_value_.append(child_of_value)
-        return node
+    def _store_depth_first(self, feature, counts, first_child, n_children, child_value):
+        """Set ``feature_``, ``children_``, ``counts_`` and ``child_of_value_`` from the nodes numbered level
+        by level (``child_value`` the split value leading to each node but the root), in the depth-first
+        numbering of a recursive growth: a node on entry, a split's ``child_of_value_`` row when finished."""
+        from credalbook._kernels import cdt_preorder
+
+        preorder, postorder = cdt_preorder(first_child, n_children)
+        rank = np.empty_like(preorder)
+        rank[preorder] = np.arange(preorder.size)
+        row = np.full(preorder.size, -1, dtype=np.int64)
+        row[postorder] = np.arange(postorder.size)
+        sizes = self._m[feature[postorder]]
+        ends = np.cumsum(sizes)
+        table = np.full(int(ends[-1]) if sizes.size else 0, -1, dtype=np.int64)
+        child = np.arange(1, preorder.size)  # every node but the root, by level number
+        parent = np.repeat(np.arange(first_child.size), n_children)
+        table[(ends - sizes)[row[parent]] + child_value] = rank[child]
+        self.feature_ = feature[preorder]
+        self.children_ = row[preorder]
+        self.counts_ = counts[preorder]
+        self.child_of_value_ = np.split(table, ends[:-1]) if sizes.size else []
 
     @property
     def n_nodes_(self) -> int:
@@ -185,26 +245,24 @@ class CredalDecisionTree(CredalClassifierMixin):
         return int(np.sum(self.feature_ == -1))
 
     def _leaf_counts(self, Xc: np.ndarray) -> np.ndarray:
-        """(n, K) class counts of the node where each instance stops."""
+        """(n, K) class counts of the node where each instance stops (all instances moved a level at a time)."""
         nodes = np.zeros(Xc.shape[0], dtype=np.int64)
-        active = self.feature_[nodes] >= 0
-        while active.any():
-            idx = np.flatnonzero(active)
-            features = self.feature_[nodes[idx]]
-            values = Xc[idx, features]
-            nxt = np.full(idx.size, -1)
-            for node in np.unique(nodes[idx]):
-                here = nodes[idx] == node
-                table = self.child_of_value_[self.children_[node]]
-                v = values[here]
-                known = (v != MISSING) & (v < table.size)
-                child = np.full(v.size, -1)
-                child[known] = table[v[known]]
-                nxt[here] = child
-            moved = nxt >= 0
-            nodes[idx[moved]] = nxt[moved]
-            active[idx[~moved]] = False
-            active[idx[moved]] = self.feature_[nxt[moved]] >= 0
+        if not self.child_of_value_:
+            return self.counts_[nodes]
+        sizes = np.array([table.size for table in self.child_of_value_])
+        offsets = np.cumsum(sizes) - sizes
+        table = np.concatenate(self.child_of_value_)
+        active = np.flatnonzero(self.feature_[nodes] >= 0)
+        while active.size:
+            here = nodes[active]
+            values = Xc[active, self.feature_[here]]
+            row = self.children_[here]
+            known = (values != MISSING) & (values < sizes[row])
+            child = np.full(active.size, -1)
+            child[known] = table[offsets[row[known]] + values[known]]
+            moved = child >= 0
+            nodes[active[moved]] = child[moved]
+            active = active[moved][self.feature_[child[moved]] >= 0]
         return self.counts_[nodes]
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:
