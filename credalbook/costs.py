@@ -41,7 +41,7 @@ from credalbook.sets import check_set_matrix, check_targets_and_sets
 
 __all__ = ["MAX_CLASSES_EXTENDED", "RULES", "VARIANTS", "TOL", "check_cost_matrix", "subsets", "membership",
            "generalized_mean", "quadratic_utility", "ha_eta", "extended_cost_matrix",
-           "p_discounted_cost_matrix", "set_costs", "average_set_cost", "ordinal_cost_matrix",
+           "p_discounted_cost_matrix", "set_cost_table", "set_costs", "average_set_cost", "ordinal_cost_matrix",
            "PROPERTY_NAMES", "TABLE_VIII", "PropertyResult", "is_possible", "check_properties",
            "property_table", "suits_setting", "cost_table"]
 
@@ -259,18 +259,27 @@ def p_discounted_cost_matrix(cost, r: float, variant: str = "cautious") -> tuple
     return extended_cost_matrix(cost, "p_discounted", r=r, variant=variant)
 
 
+def set_cost_table(cost, y_set, rule: str = "p_discounted", **params) -> np.ndarray:
+    """(n, K) costs :math:`c_{\\hat Y_i}(y)` of each predicted set ``y_set`` (n, K) for every truth y, any K.
+
+    Row i is the row of ``y_set[i]`` in :func:`extended_cost_matrix` (Yang et al. 2017, Table II)
+    without enumerating the subsets: the rule is evaluated on the distinct predicted sets only.
+    """
+    cost = check_cost_matrix(cost)
+    y_set = check_set_matrix(y_set, n_classes=cost.shape[0])
+    distinct, inverse = np.unique(y_set, axis=0, return_inverse=True)
+    return _rule(rule)(distinct, cost, **params)[inverse.ravel()]
+
+
 def set_costs(cost, y_true, y_set, rule: str = "p_discounted", **params) -> np.ndarray:
     """Cost of each set-valued prediction ``y_set`` (n, K) given the truth ``y_true`` (n,), any K.
 
-    Equals ``matrix[subset_index(y_set[i]), y_true[i]]`` of :func:`extended_cost_matrix` without
-    enumerating the subsets (the rules are evaluated on the distinct predicted sets only).
+    Equals ``matrix[subset_index(y_set[i]), y_true[i]]`` of :func:`extended_cost_matrix`: the
+    truth's column of :func:`set_cost_table`.
     """
     cost = check_cost_matrix(cost)
-    k = cost.shape[0]
-    y_true, y_set, _ = check_targets_and_sets(y_true, check_set_matrix(y_set, n_classes=k))
-    distinct, inverse = np.unique(y_set, axis=0, return_inverse=True)
-    table = _rule(rule)(distinct, cost, **params)
-    return table[inverse.ravel(), y_true]
+    y_true, y_set, _ = check_targets_and_sets(y_true, check_set_matrix(y_set, n_classes=cost.shape[0]))
+    return set_cost_table(cost, y_set, rule, **params)[np.arange(len(y_true)), y_true]
 
 
 def average_set_cost(cost, y_true, y_set, rule: str = "p_discounted", **params) -> float:

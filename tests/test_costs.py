@@ -118,6 +118,7 @@ def test_set_costs_equal_the_extended_matrix(cost, r, variant):
     truth = rng.integers(k, size=30)
     y_set = costs.membership([subsets[i] for i in rows], k)
     np.testing.assert_allclose(costs.set_costs(cost, truth, y_set, r=r, variant=variant), matrix[rows, truth])
+    np.testing.assert_allclose(costs.set_cost_table(cost, y_set, r=r, variant=variant), matrix[rows])
 
 
 def test_paper_counter_examples():
@@ -219,6 +220,16 @@ class TestBadInput:
             costs.set_costs(TABLE_I, [0, 1], np.ones((2, 2), dtype=bool), r=0.5)
         with pytest.raises(ValueError, match="instances"):
             costs.set_costs(TABLE_I, [0, 1, 2], np.ones((2, 3), dtype=bool), r=0.5)
+
+    def test_set_cost_table(self):
+        with pytest.raises(ValueError, match="y_set has 1 empty"):
+            costs.set_cost_table(TABLE_I, np.zeros((1, 3), dtype=bool), r=0.5)
+        with pytest.raises(ValueError, match="y_set has 2 columns"):
+            costs.set_cost_table(TABLE_I, np.ones((2, 2), dtype=bool), r=0.5)
+        with pytest.raises(ValueError, match="cost must be square"):
+            costs.set_cost_table(np.ones((3, 2)), np.ones((2, 3), dtype=bool), r=0.5)
+        with pytest.raises(ValueError, match="rule must be one of"):
+            costs.set_cost_table(TABLE_I, np.ones((2, 3), dtype=bool), "nearest")
 
     def test_generalized_mean_and_helpers(self):
         with pytest.raises(ValueError, match="p must be"):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from credalbook import costs, decisions
 from credalbook.classifiers.naive_bayes import naive_counts
-from credalbook.classifiers.cost_sensitive import CostSensitiveNCC, idm_posterior_bounds
+from credalbook.classifiers.cost_sensitive import CostSensitiveNCC, idm_posterior_bounds, stacked_idm_posterior_bounds
 
 TABLE_I = np.array([[0, 1, 2], [1, 0, 2], [4, 4, 0]], dtype=float)
 EX3_LOWER = np.array([[0.0, 0.3, 0.4]])
@@ -108,6 +108,23 @@ def test_idm_bounds_by_hand_and_limits():
     np.testing.assert_allclose(upper[0], nb / nb.sum(), atol=1e-6)
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12), st.integers(2, 9), st.sampled_from([0.001, 0.5, 2.0]))
+def test_stacked_bounds_are_each_models_bounds_exactly(seed, d, k, s):
+    rng = np.random.default_rng(seed)
+    n_values = rng.integers(1, 5, d)
+    X = rng.integers(0, n_values, (60, d))
+    X[rng.random(X.shape) < 0.1] = -1                                   # missing values are dropped
+    models = [naive_counts(X, rng.integers(0, k, 60), k, n_values) for _ in range(3)]
+    lower, upper = stacked_idm_posterior_bounds(np.array([m.class_counts for m in models]),
+                                                np.array([m.table for m in models]),
+                                                np.array([m.observed for m in models]), models[0].used, X, s)
+    for j, model in enumerate(models):   # bit for bit: nested dichotomies batch their nodes' classifiers
+        single = idm_posterior_bounds(model, X, s)
+        np.testing.assert_array_equal(lower[:, j], single[0])
+        np.testing.assert_array_equal(upper[:, j], single[1])
+
+
 def test_cost_sensitive_ncc_more_indeterminate_with_larger_s():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 3, (200, 3))
@@ -153,6 +170,20 @@ class TestBadInput:
         model = CostSensitiveNCC(s=1, cost=np.ones((3, 3))).fit([[0], [1]], [0, 1])
         with pytest.raises(ValueError, match="classes"):
             model.predict_set([[0]])
+
+    def test_stacked_bounds(self):
+        counts = naive_counts(np.array([[0], [1]]), np.array([0, 1]), 2, np.array([2]))
+        args = dict(class_counts=counts.class_counts[None], table=counts.table[None], observed=counts.observed[None],
+                    used=counts.used, codes=np.zeros((1, 1), int), s=1.0)
+        for name, value, match in [("class_counts", counts.class_counts, "class_counts must be 2-dimensional"),
+                                   ("table", counts.table, "table must be 4-dimensional"),
+                                   ("table", np.zeros((1, 1, 3, 2)), "table must have shape"),
+                                   ("observed", np.zeros((2, 1, 2)), "observed must have shape"),
+                                   ("used", np.ones(2, bool), "used must have shape"),
+                                   ("codes", np.zeros(3, int), "codes must be 2-dimensional"),
+                                   ("s", 0.0, "s must be")]:
+            with pytest.raises(ValueError, match=match):
+                stacked_idm_posterior_bounds(**{**args, name: value})
 
 
 @settings(max_examples=15, deadline=None)

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credalbook.classifiers import nested_dichotomies as nd
-from credalbook.costs import ordinal_cost_matrix
+from credalbook.classifiers.naive_bayes import naive_counts
+from credalbook.costs import average_set_cost, ordinal_cost_matrix
 from credalbook.decisions import lower_expectation_lp, maximality_intervals
 
 
@@ -92,6 +93,34 @@ def test_forest_and_best_tree():
     assert sets.sum(axis=1).mean() <= max(sizes) + 1e-12
 
 
+def test_node_counts_are_those_of_the_nodes_instances():
+    X, y = data(4, k=6)
+    X[::7, 1] = -1                                  # a missing value enters no count
+    forest = nd.NestedDichotomyForest(n_trees=6, random_state=1).fit(X, y)
+    for tree in forest.estimators_:
+        for node, counts in zip(tree.nodes_, tree.node_counts_):
+            left, right = nd.leaves(node[0]), nd.leaves(node[1])
+            inside = np.isin(y, left + right)
+            direct = naive_counts(X[inside], (~np.isin(y[inside], left)).astype(int), 2, forest.n_values_)
+            for field in ("class_counts", "table", "observed", "n_values", "used"):
+                np.testing.assert_array_equal(getattr(counts, field), getattr(direct, field))
+
+
+def test_tree_sets_and_costs_are_each_trees_own():
+    X, y = data(5, n=150, k=5)
+    cost = ordinal_cost_matrix(5)
+    forest = nd.NestedDichotomyForest(n_trees=7, cost=cost, random_state=2).fit(X, y)
+    sets = forest.tree_sets(X)
+    assert sets.shape == (7, len(X), 5)
+    for member, member_sets in zip(forest.estimators_, sets):
+        np.testing.assert_array_equal(member_sets, member.predict_set(X))   # one tree predicts alone the same
+    for r, variant in ((0.5, "cautious"), (0.2, "mistake_averse")):
+        forest.best_tree(X, y, r=r, variant=variant)
+        np.testing.assert_array_equal(forest.tree_costs_, [average_set_cost(cost, y, member_sets, r=r, variant=variant)
+                                                           for member_sets in sets])
+    assert forest.predict(X).shape == (len(X),)
+
+
 class TestBadInput:
     def test_trees(self):
         with pytest.raises(ValueError, match="exactly once"):
@@ -115,3 +144,5 @@ class TestBadInput:
         forest = nd.NestedDichotomyForest(n_trees=2, random_state=0).fit(X, y)
         with pytest.raises(ValueError, match="outside"):
             forest.best_tree(X, y + 10)
+        with pytest.raises(ValueError, match="X has 2 features"):
+            forest.tree_sets(X[:, :2])

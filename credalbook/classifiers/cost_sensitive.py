@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from credalbook._validation import check_scalar
+from credalbook._validation import check_array, check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.costs import check_cost_matrix
+from credalbook.discrete import MISSING
 from credalbook.decisions import maximality_intervals
 
-__all__ = ["CostSensitiveNCC", "idm_posterior_bounds"]
+__all__ = ["CostSensitiveNCC", "idm_posterior_bounds", "stacked_idm_posterior_bounds"]
 
 
 def idm_posterior_bounds(counts: NaiveCounts, codes, s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -31,26 +32,54 @@ def idm_posterior_bounds(counts: NaiveCounts, codes, s: float) -> tuple[np.ndarr
     check_scalar(s, "s", low=0, low_inclusive=False)
     if not isinstance(counts, NaiveCounts):
         raise ValueError(f"counts must be NaiveCounts (credalbook.classifiers.naive_bayes.naive_counts), got {type(counts).__name__}")
-    class_counts = counts.class_counts
-    k = class_counts.size
-    occ, usable = counts.gather(np.asarray(codes))                         # (n, d, K), (n, d)
-    denominator = counts.observed[None, :, :] + s                           # occ_y + s per feature
+    lower, upper = stacked_idm_posterior_bounds(counts.class_counts[None], counts.table[None], counts.observed[None],
+                                                counts.used, codes, s)
+    return np.ascontiguousarray(lower[:, 0]), np.ascontiguousarray(upper[:, 0])
+
+
+def stacked_idm_posterior_bounds(class_counts, table, observed, used, codes, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) bounds (n, S, K) of S naive credal classifiers on the same features at once, Eqs. (19)-(24).
+
+    ``class_counts`` (S, K), ``table`` (S, d, K, M), ``observed`` (S, d, K) and ``used`` (d,) are those of S
+    :class:`~credalbook.classifiers.naive_bayes.NaiveCounts` (e.g. the binary classifiers of the
+    inner nodes of nested dichotomies); ``codes`` (n, d) coded instances, -1 missing. Model ``j``
+    gives exactly :func:`idm_posterior_bounds` of its counts (the same operations, batched).
+    """
+    class_counts = check_array(class_counts, "class_counts", ndim=2)
+    table = check_array(table, "table", ndim=4)
+    observed = check_array(observed, "observed", ndim=3)
+    codes = check_array(codes, "codes", ndim=2, dtype=np.int64, allow_empty=True)
+    used = np.asarray(used, dtype=bool)
+    n_models, k = class_counts.shape
+    d = codes.shape[1]
+    if table.shape[:3] != (n_models, d, k):
+        raise ValueError(f"table must have shape (S, d, K, M) = ({n_models}, {d}, {k}, M), got {table.shape}")
+    if observed.shape != (n_models, d, k):
+        raise ValueError(f"observed must have shape (S, d, K) = ({n_models}, {d}, {k}), got {observed.shape}")
+    if used.shape != (d,):
+        raise ValueError(f"used must have shape (d,) = ({d},), got {used.shape}")
+    check_scalar(s, "s", low=0, low_inclusive=False)
+    usable = (codes != MISSING) & used[None, :]
+    safe = np.where(usable, codes, 0).astype(np.intp)
+    occ = table.transpose(1, 3, 0, 2)[np.arange(d)[None, :], safe]          # (n, d, S, K)
+    denominator = observed.transpose(1, 0, 2)[None] + s                     # occ_y + s per feature: (1, d, S, K)
     with np.errstate(divide="ignore"):
-        log_low = np.where(usable[:, :, None], np.log(occ / denominator), 0.0).sum(axis=1)
-    log_up = np.where(usable[:, :, None], np.log((occ + s) / denominator), 0.0).sum(axis=1)
-    low_like, up_like = np.exp(log_low), np.exp(log_up)                   # Π p̲(x_i|y), Π p̄(x_i|y)
-    vertices = (class_counts[None, :] + s * np.eye(k)) / (class_counts.sum() + s)   # (K vertices, K classes)
-    # numerators and "others" terms at every vertex: shape (n, vertex, class)
-    own_low = vertices[None] * low_like[:, None, :]
-    own_up = vertices[None] * up_like[:, None, :]
-    others_up = (vertices[None] * up_like[:, None, :]).sum(axis=2, keepdims=True) - own_up
-    others_low = (vertices[None] * low_like[:, None, :]).sum(axis=2, keepdims=True) - own_low
+        log_low = np.where(usable[:, :, None, None], np.log(occ / denominator), 0.0).sum(axis=1)
+    log_up = np.where(usable[:, :, None, None], np.log((occ + s) / denominator), 0.0).sum(axis=1)
+    low_like, up_like = np.exp(log_low), np.exp(log_up)                   # Π p̲(x_i|y), Π p̄(x_i|y): (n, S, K)
+    vertices = ((class_counts[:, None, :] + s * np.eye(k)[None])
+                / (class_counts.sum(axis=1)[:, None, None] + s))            # (S, K vertices, K classes)
+    # numerators and "others" terms at every vertex: shape (n, S, vertex, class)
+    own_low = vertices[None] * low_like[:, :, None, :]
+    own_up = vertices[None] * up_like[:, :, None, :]
+    others_up = (vertices[None] * up_like[:, :, None, :]).sum(axis=3, keepdims=True) - own_up
+    others_low = (vertices[None] * low_like[:, :, None, :]).sum(axis=3, keepdims=True) - own_low
     with np.errstate(invalid="ignore", divide="ignore"):
         low_ratio = own_low / (own_low + others_up)
         up_ratio = own_up / (own_up + others_low)
     low_ratio = np.where(own_low + others_up > 0, low_ratio, 0.0)
     up_ratio = np.where(own_up + others_low > 0, up_ratio, 0.0)
-    return low_ratio.min(axis=1), up_ratio.max(axis=1)
+    return low_ratio.min(axis=2), up_ratio.max(axis=2)
 
 
 class CostSensitiveNCC(CredalClassifierMixin):
@@ -86,8 +115,10 @@ class CostSensitiveNCC(CredalClassifierMixin):
         return self._intervals_codes(self._code_test(X))
 
     def _predict_set_codes(self, codes):
-        lower, upper = self._intervals_codes(codes)
-        return maximality_intervals(lower, upper, self._cost())
+        # the sets depend on an instance through its codes only: decided once per distinct row
+        distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
+        lower, upper = self._intervals_codes(distinct)
+        return maximality_intervals(lower, upper, self._cost())[inverse.reshape(-1)]
 
     def _scores_codes(self, codes):
         lower, upper = self._intervals_codes(codes)

@@ -21,6 +21,12 @@ forest's lower expectation is the mean of its trees' lower expectations, i.e. th
 expectation of the equal-weight mixture {mean_t p_t : p_t in the credal set of tree t}, a
 coherent lower prevision; maximality is applied to it. "2Tr" is the sampled tree with the
 least average p-discounted cost on the training set (:meth:`NestedDichotomyForest.best_tree`).
+
+Computation: a node's binary classifier depends only on its split (the classes left and right),
+so its counts are sums of the K-class counts, the trees of a forest share the splits they have
+in common, and the intervals of all splits are computed in one batch
+(:func:`credalbook.classifiers.cost_sensitive.stacked_idm_posterior_bounds`); predictions depend
+on an instance only through its feature codes and are made once per distinct row.
 """
 from __future__ import annotations
 
@@ -28,9 +34,9 @@ import numpy as np
 
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
-from credalbook.costs import average_set_cost, check_cost_matrix
-from credalbook.classifiers.naive_bayes import naive_counts
-from credalbook.classifiers.cost_sensitive import idm_posterior_bounds
+from credalbook.costs import check_cost_matrix, set_cost_table
+from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
+from credalbook.classifiers.cost_sensitive import stacked_idm_posterior_bounds
 from credalbook.decisions import maximal_from_lower, pairwise_cost_differences
 
 __all__ = ["leaves", "inner_nodes", "check_tree", "canonical", "count_dichotomies", "sample_dichotomy",
@@ -157,6 +163,46 @@ def sample_dichotomies(n_classes: int, n_trees: int, rng, ordered: bool = False)
 # --------------------------------------------------------------------------------------------
 # one imprecise nested dichotomy
 # --------------------------------------------------------------------------------------------
+def _split(node) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The classes on the left and on the right of an inner node: all its binary classifier depends on."""
+    return tuple(sorted(leaves(node[0]))), tuple(sorted(leaves(node[1])))
+
+
+def _split_counts(counts: NaiveCounts, split) -> NaiveCounts:
+    """The naive counts of a node's binary problem (0 = left, 1 = right), summed from the K-class counts."""
+    left, right = list(split[0]), list(split[1])
+    table = np.stack([counts.table[:, left].sum(axis=1), counts.table[:, right].sum(axis=1)], axis=1)   # (d, 2, M)
+    return NaiveCounts(class_counts=np.array([counts.class_counts[left].sum(), counts.class_counts[right].sum()]),
+                       table=table, observed=table.sum(axis=2), n_values=counts.n_values, used=counts.used)
+
+
+def _split_intervals(counted: dict, codes, s: float) -> dict:
+    """{split: (p̲, p̄)}: the bounds (n,) of P(left | node, x), Eqs. (23)-(24), of every split of ``counted``
+    (split: naive counts)."""
+    counts = list(counted.values())
+    lower, upper = stacked_idm_posterior_bounds(np.array([c.class_counts for c in counts]),
+                                                np.array([c.table for c in counts]),
+                                                np.array([c.observed for c in counts]), counts[0].used, codes, s)
+    return {split: (lower[:, j, 0], upper[:, j, 0]) for j, split in enumerate(counted)}
+
+
+def _distinct_rows(codes) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of coded features and, for each row, the index of its distinct row.
+
+    A tree's credal set depends on the instance only through its feature codes; discrete data
+    repeat rows (ERA's 900 training instances have 43 distinct rows), so a prediction is made
+    once per distinct row and spread back.
+    """
+    distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
+def _worst_comparison(lower) -> np.ndarray:
+    """(..., K) scores from pairwise lower expectations (..., K, K): class i's worst comparison min_j E̲[c_j - c_i]."""
+    k = lower.shape[-1]
+    return np.where(np.eye(k, dtype=bool), np.inf, lower).min(axis=-1)
+
+
 class NestedDichotomy(CredalClassifierMixin):
     """One imprecise nested dichotomy with binary IDM naive credal classifiers at its inner nodes.
 
@@ -173,38 +219,40 @@ class NestedDichotomy(CredalClassifierMixin):
     def fit(self, X, y):
         check_scalar(self.s, "s", low=0, low_inclusive=False)
         codes, labels = self._fit_discrete(X, y)
-        self._fit_codes(codes, labels)
+        self._fit_counts(naive_counts(codes, labels, self.n_classes_, self.n_values_), {})
         return self
 
-    def _fit_codes(self, codes, labels):
+    def _fit_counts(self, counts: NaiveCounts, counted: dict):
+        """Each inner node's counts from the K-class ``counts``; ``counted`` maps a split to its counts
+        (the trees of a forest share their splits' counts) and is updated."""
         k = self.n_classes_
         self.tree_ = (check_tree(self.tree, k) if self.tree is not None
                       else sample_dichotomy(k, self.random_state))
         self.nodes_ = inner_nodes(self.tree_)
-        self.node_counts_ = []
-        for node in self.nodes_:
-            left, right = leaves(node[0]), leaves(node[1])
-            inside = np.isin(labels, left + right)
-            binary = (~np.isin(labels[inside], left)).astype(np.int64)   # 0 = left, 1 = right
-            self.node_counts_.append(naive_counts(codes[inside], binary, 2, self.n_values_))
+        self._splits = {node: _split(node) for node in self.nodes_}
+        for split in self._splits.values():
+            if split not in counted:
+                counted[split] = _split_counts(counts, split)
+        self.node_counts_ = [counted[self._splits[node]] for node in self.nodes_]
+
+    def _intervals(self, codes) -> dict:
+        """{split: (p̲, p̄)} of this tree's inner nodes."""
+        return _split_intervals(dict(zip(self._splits.values(), self.node_counts_)), codes, self.s)
 
     def node_intervals(self, codes) -> list[tuple[np.ndarray, np.ndarray]]:
         """[p̲, p̄] of P(left | node, x) for each inner node (pre-order), arrays of shape (n,)."""
-        intervals = []
-        for counts in self.node_counts_:
-            lower, upper = idm_posterior_bounds(counts, codes, self.s)
-            intervals.append((lower[:, 0], upper[:, 0]))
-        return intervals
+        intervals = self._intervals(codes)
+        return [intervals[self._splits[node]] for node in self.nodes_]
 
-    def _lower_expectation_codes(self, codes, f):
-        intervals = dict(zip(self.nodes_, self.node_intervals(codes)))
+    def _lower_expectation_codes(self, f, intervals: dict):
+        """The recursion of the module docstring, with the node intervals (n,) by split (shared within a forest)."""
         extra = (1,) * (f.ndim - 2)
 
         def recurse(node):
             if isinstance(node, int):
                 return f[..., node]
             e_left, e_right = recurse(node[0]), recurse(node[1])
-            low, up = (bound.reshape((-1,) + extra) for bound in intervals[node])
+            low, up = (bound.reshape((-1,) + extra) for bound in intervals[self._splits[node]])
             return np.minimum(low * e_left + (1 - low) * e_right, up * e_left + (1 - up) * e_right)
 
         return recurse(self.tree_)
@@ -215,7 +263,7 @@ class NestedDichotomy(CredalClassifierMixin):
         f = np.asarray(f, dtype=float)
         if f.ndim < 2 or f.shape[0] != len(codes) or f.shape[-1] != self.n_classes_:
             raise ValueError(f"f must have shape (n, ..., K) = ({len(codes)}, ..., {self.n_classes_}), got {f.shape}")
-        return self._lower_expectation_codes(codes, f)
+        return self._lower_expectation_codes(f, self._intervals(codes))
 
     def credal_constraints(self, X) -> list[tuple[np.ndarray, np.ndarray]]:
         """Per instance, (A_ub, b_ub) of the credal set over the K classes: p̲ P(node) <= P(left) <= p̄ P(node)."""
@@ -239,16 +287,19 @@ class NestedDichotomy(CredalClassifierMixin):
             raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {self.n_classes_}")
         return cost
 
-    def _pairwise_lower(self, codes):
-        gains = np.broadcast_to(pairwise_cost_differences(self._cost())[None], (len(codes),) + (self.n_classes_,) * 3)
-        return self._lower_expectation_codes(codes, gains)
+    def _pairwise_lower(self, n: int, intervals: dict):
+        """(n, K, K) lower expectations E̲[c_j - c_i] (Eq. 6) of every pair of classes, from the node intervals."""
+        gains = np.broadcast_to(pairwise_cost_differences(self._cost())[None], (n,) + (self.n_classes_,) * 3)
+        return self._lower_expectation_codes(gains, intervals)
 
     def _predict_set_codes(self, codes):
-        return maximal_from_lower(self._pairwise_lower(codes))
+        distinct, inverse = _distinct_rows(codes)
+        return maximal_from_lower(self._pairwise_lower(len(distinct), self._intervals(distinct)))[inverse]
 
     def _scores_codes(self, codes):
         # the class whose worst pairwise comparison is best
-        return np.where(np.eye(self.n_classes_, dtype=bool)[None], np.inf, self._pairwise_lower(codes)).min(axis=2)
+        distinct, inverse = _distinct_rows(codes)
+        return _worst_comparison(self._pairwise_lower(len(distinct), self._intervals(distinct)))[inverse]
 
 
 class NestedDichotomyForest(CredalClassifierMixin):
@@ -270,12 +321,14 @@ class NestedDichotomyForest(CredalClassifierMixin):
         check_scalar(self.n_trees, "n_trees", low=1, integer=True)
         check_scalar(self.s, "s", low=0, low_inclusive=False)
         codes, labels = self._fit_discrete(X, y)
+        counts = naive_counts(codes, labels, self.n_classes_, self.n_values_)
         self.estimators_ = []
+        self._counted = {}   # naive counts by split: trees that share a split share its counts
         for tree in sample_dichotomies(self.n_classes_, self.n_trees, self.random_state, ordered=bool(self.ordered)):
             member = NestedDichotomy(tree=tree, s=self.s, cost=self.cost)
             for attribute in ("classes_", "n_classes_", "n_features_in_", "n_values_", "_categories"):
                 setattr(member, attribute, getattr(self, attribute))
-            member._fit_codes(codes, labels)
+            member._fit_counts(counts, self._counted)
             self.estimators_.append(member)
         return self
 
@@ -283,25 +336,44 @@ class NestedDichotomyForest(CredalClassifierMixin):
         """Mean over the trees of their lower expectations of f (n, ..., K)."""
         return np.mean([tree.lower_expectation(X, f) for tree in self.estimators_], axis=0)
 
+    def _tree_lowers(self, codes) -> np.ndarray:
+        """(n_trees, n, K, K) pairwise lower expectations of every tree, each split's intervals computed once."""
+        intervals = _split_intervals(self._counted, codes, self.s)
+        return np.array([tree._pairwise_lower(len(codes), intervals) for tree in self.estimators_])
+
     def _predict_set_codes(self, codes):
-        lower = np.mean([tree._pairwise_lower(codes) for tree in self.estimators_], axis=0)
-        return maximal_from_lower(lower)
+        distinct, inverse = _distinct_rows(codes)
+        return maximal_from_lower(self._tree_lowers(distinct).mean(axis=0))[inverse]
 
     def _scores_codes(self, codes):
-        return np.mean([tree._scores_codes(codes) for tree in self.estimators_], axis=0)
+        distinct, inverse = _distinct_rows(codes)
+        return _worst_comparison(self._tree_lowers(distinct)).mean(axis=0)[inverse]
+
+    def _distinct_tree_sets(self, codes) -> tuple[np.ndarray, np.ndarray]:
+        """(n_trees, m, K) maximal sets (Eq. 7) of every tree on the m distinct rows of codes, and each row's index."""
+        distinct, inverse = _distinct_rows(codes)
+        lowers = self._tree_lowers(distinct)
+        n_trees, m, k = lowers.shape[:3]
+        return maximal_from_lower(lowers.reshape(-1, k, k)).reshape(n_trees, m, k), inverse
+
+    def tree_sets(self, X) -> np.ndarray:
+        """(n_trees, n, K) boolean: the maximal classes (Eq. 7) of every tree of the forest for each instance of X."""
+        sets, inverse = self._distinct_tree_sets(self._code_test(X))
+        return sets[:, inverse]
 
     def best_tree(self, X, y, r: float = 0.5, variant: str = "cautious") -> NestedDichotomy:
         """"2Tr": the tree of least average p-discounted cost (Eqs. 14-16, ``cost``) on (X, y), ties to the first."""
-        codes = self._code_test(X)
         from credalbook.discrete import encode_labels
 
+        sets, inverse = self._distinct_tree_sets(self._code_test(X))
         classes, labels = encode_labels(y)
         index = {c: i for i, c in enumerate(self.classes_.tolist())}
         if not set(classes.tolist()) <= set(index):
             raise ValueError(f"y has labels outside the fitted classes {list(self.classes_)}")
         truth = np.array([index[c] for c in classes.tolist()])[labels]
-        cost = self.estimators_[0]._cost()
-        scores = [average_set_cost(cost, truth, tree._predict_set_codes(codes), "p_discounted", r=r, variant=variant)
-                  for tree in self.estimators_]
-        self.tree_costs_ = np.array(scores)
-        return self.estimators_[int(np.argmin(scores))]
+        n_trees, m, k = sets.shape
+        table = set_cost_table(self.estimators_[0]._cost(), sets.reshape(-1, k), "p_discounted", r=r,
+                               variant=variant).reshape(n_trees, m, k)
+        # Eq. (4) for each tree, one mean per tree (a mean along an axis may sum in another order)
+        self.tree_costs_ = np.array([costs.mean() for costs in table[:, inverse, truth]])
+        return self.estimators_[int(np.argmin(self.tree_costs_))]

@@ -30,7 +30,7 @@ from sklearn.model_selection import StratifiedKFold
 from credalbook._validation import check_array, check_scalar
 from credalbook.discrete import check_discrete_X
 from credalbook.classifiers.nested_dichotomies import NestedDichotomyForest
-from credalbook.costs import VARIANTS, ordinal_cost_matrix, set_costs
+from credalbook.costs import VARIANTS, ordinal_cost_matrix, set_cost_table, set_costs
 from credalbook.classifiers.cost_sensitive import CostSensitiveNCC
 from credalbook.experiments.registry import Experiment, register
 
@@ -108,25 +108,22 @@ def fold_data(name: str, repetition: int, fold: int):
     return x_train, x_test, y[train], np.asarray(y.codes[test]), k
 
 
-def _score_rows(cost, truth, sets, r_values, **keys) -> list[dict]:
-    rows = []
-    for r in r_values:
-        for variant in VARIANTS:
-            scores = set_costs(cost, truth, sets, "p_discounted", r=r, variant=variant)
-            rows.append({**keys, "r": r, "variant": variant, "cost_sum": float(scores.sum()),
-                         "size_sum": int(sets.sum()), "n_test": int(len(truth))})
-    return rows
-
-
 def ncc_fold(dataset: str, repetition: int, fold: int, s_values: tuple) -> pd.DataFrame:
-    """Fig. 3 rows of one fold: NCC (IDM, each s) with ℓ1 costs, p-discounted costs for each r and variant."""
+    """Fig. 3 rows of one fold: NCC (IDM, each s) with ℓ1 costs, p-discounted costs for each r and variant.
+
+    The costs of each distinct predicted set (whatever s predicts it) are computed once per
+    (r, variant), then read at each instance's truth.
+    """
     x_train, x_test, y_train, y_test, k = fold_data(dataset, repetition, fold)
     cost = ordinal_cost_matrix(k)
-    rows = []
-    for s in s_values:
-        sets = CostSensitiveNCC(s=s, cost=cost).fit(x_train, y_train).predict_set(x_test)
-        rows += _score_rows(cost, y_test, sets, R_FIG3, s=s)
-    return pd.DataFrame(rows)
+    sets = np.array([CostSensitiveNCC(s=s, cost=cost).fit(x_train, y_train).predict_set(x_test) for s in s_values])
+    distinct, inverse = np.unique(sets.reshape(-1, k), axis=0, return_inverse=True)
+    inverse = inverse.reshape(sets.shape[:2])
+    scores = {(r, variant): set_cost_table(cost, distinct, "p_discounted", r=r, variant=variant)[inverse, y_test]
+              for r in R_FIG3 for variant in VARIANTS}
+    return pd.DataFrame([{"s": s, "r": r, "variant": variant, "cost_sum": float(scores[r, variant][i].sum()),
+                          "size_sum": int(sets[i].sum()), "n_test": int(len(y_test))}
+                         for i, s in enumerate(s_values) for r in R_FIG3 for variant in VARIANTS])
 
 
 def table12_fold(dataset: str, repetition: int, fold: int, s: float = 2.0, r: float = 0.5,
