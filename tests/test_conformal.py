@@ -14,6 +14,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
+from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
 from sklearn.naive_bayes import GaussianNB
@@ -290,6 +291,24 @@ def test_fit_uses_the_split_of_conformal_split():
     assert model.conformalizer_.conformity_scores.size == calibration.size
 
 
+def test_a_frozen_estimator_is_shared_and_gives_the_sets_of_separate_fits():
+    """Same data, calibration_size and random_state: the same proper-training part, so the first
+    classifier's fitted estimator, frozen, serves the others at any score and level."""
+    data = load("vowel", "zaffalon2012")
+    train, test = _train_test(data, seed=3)
+    X, y = data.X.iloc[train], data.y.iloc[train]
+    shared = FrozenEstimator(ConformalSetClassifier(_logistic(), random_state=4).fit(X, y).estimator_)
+    for score, level in [("lac", 0.95), ("aps", 0.8), ("aps", 0.9)]:
+        reused = ConformalSetClassifier(shared, conformity_score=score, confidence_level=level, random_state=4)
+        separate = ConformalSetClassifier(_logistic(), conformity_score=score, confidence_level=level,
+                                          random_state=4)
+        reused.fit(X, y), separate.fit(X, y)
+        assert reused.estimator_ is shared
+        np.testing.assert_array_equal(reused.conformalizer_.conformity_scores,
+                                      separate.conformalizer_.conformity_scores)
+        np.testing.assert_array_equal(reused.predict_set(data.X.iloc[test]), separate.predict_set(data.X.iloc[test]))
+
+
 # ---------------------------------------------------------------------------------------------
 # the package's plumbing
 # ---------------------------------------------------------------------------------------------
@@ -332,6 +351,12 @@ class TestBadInput:
     def test_an_estimator_without_predict_proba(self):
         with pytest.raises(ValueError, match="estimator must have predict_proba"):
             ConformalSetClassifier(LinearSVC()).fit(self.X, self.y)
+
+    def test_a_frozen_estimator_fitted_on_other_classes(self):
+        keep = self.y < 2
+        frozen = FrozenEstimator(LogisticRegression().fit(self.X[keep], self.y[keep]))
+        with pytest.raises(ValueError, match="estimator's classes_ \\[0, 1\\] are not those"):
+            ConformalSetClassifier(frozen).fit(self.X, self.y)
 
     def test_too_few_conformalisation_instances(self):
         X, y = self.X[::6], self.y[::6]  # 30 instances: 8 to conformalise, 10 needed at 0.9

@@ -40,3 +40,19 @@ def test_one_fold_reads_every_lens_from_the_same_predictions():
     assert rows.loc[list(sy.PROBABILISTIC), "brier"].notna().all()
     assert (rows["n"] == len(y_test)).all()
     assert rows.loc["NBC", "determinacy"] == len(y_test)  # a precise classifier's set is its class
+
+
+def test_the_conformal_classifiers_of_a_fold_share_one_forest_and_keep_the_sets_of_separate_fits():
+    from credalbook.classifiers import ConformalSetClassifier, TemperatureScaledForest
+
+    X, y, codes = bm.load_dataset("pasture")
+    train, test = bm.fold_indices(codes, 0, 1)
+    A_train, A_test = (sy.coded(part) for part in bm.discretised_fold(X, y, train, test))
+    _, sets, _, empty, _, _ = sy.fold_predictions("pasture", 1)
+    for name in sy.CONFORMAL:
+        _, score, level = name.split("-")
+        separate = ConformalSetClassifier(TemperatureScaledForest(random_state=1), conformity_score=score.lower(),
+                                          confidence_level=int(level) / 100, random_state=1)
+        predicted, was_empty = separate.fit(A_train, codes[train]).predict_set_with_empty(A_test)
+        np.testing.assert_array_equal(sets[name], predicted)  # pasture's three classes are in every training fold
+        assert empty[name] == was_empty.sum()

@@ -126,7 +126,12 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
 
     Parameters (stored unchanged, checked in ``fit`` with a ``ValueError`` naming the argument):
 
-    * ``estimator``: any scikit-learn classifier with ``predict_proba``; a clone is fitted.
+    * ``estimator``: any scikit-learn classifier with ``predict_proba``; a clone is fitted. A
+      :class:`sklearn.frozen.FrozenEstimator` is used as it is (its clone is itself and its
+      ``fit`` does nothing): wrapping the ``estimator_`` of a fitted classifier lets others with
+      the same data, ``calibration_size`` and integer ``random_state``, whose proper-training
+      part is the same, share that fit and only conformalise it at their own score and level.
+      Its ``classes_`` must be those of the proper-training part.
     * ``conformity_score``: ``"lac"`` (Sadinle, Lei & Wasserman 2019) or ``"aps"`` (Romano,
       Sesia & Candès 2020; MAPIE refuses it for a binary target, so it needs three classes
       in the conformalisation part).
@@ -221,6 +226,11 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
                              f"{np.unique(codes[calibration]).size}: use conformity_score='lac'")
         labels = classes[codes]
         estimator = clone(self.estimator).fit(_safe_indexing(X, proper), labels[proper])
+        learnt, proper_classes = np.asarray(estimator.classes_), np.unique(labels[proper])
+        if learnt.size != proper_classes.size or set(learnt.tolist()) != set(proper_classes.tolist()):
+            raise ValueError(f"estimator's classes_ {learnt.tolist()} are not those of the proper-training part, "
+                             f"{proper_classes.tolist()} (a FrozenEstimator must be fitted on the proper-training "
+                             f"part of conformal_split(y, calibration_size, random_state))")
         self.classes_ = classes
         self.n_classes_ = int(classes.size)
         self.estimator_ = estimator

@@ -20,17 +20,30 @@ Protocol:
   refuses it on two, :func:`aps_applies`);
 - every classifier predicts the fold once: its set (a precise classifier's is its predicted
   class) and, for NBC, CMA (the model average at the centre of its intervals) and RF, its
-  probabilities; :func:`credalbook.lenses.fold_lenses` then reads every lens from them.
+  probabilities; :func:`credalbook.lenses.fold_lenses` then reads every lens from them;
+- the conformal classifiers of a fold share one forest: all six split the training fold alike
+  (same ``random_state``, hence the same proper-training part, :func:`credalbook.classifiers.conformal_split`)
+  and fit the same seeded forest on it, so the first (CP-LAC-80) fits it and the others get it
+  frozen (:class:`sklearn.frozen.FrozenEstimator`) and only conformalise it at their score and
+  level; the sets are those of six separate fits. The frozen forest remembers its probabilities
+  by the bytes of the rows it is given, so that the calibration part and the test fold, the same
+  for all six, are predicted once each (``_SharedForest``). RF's forest is fitted on the
+  whole training fold, not on the proper-training part, so it is not shared.
 
 Rows: one per (dataset, fold, classifier) with the fold's lens sums and values
-(:mod:`credalbook.lenses`); a lens that does not apply is empty.
+(:mod:`credalbook.lenses`); a lens that does not apply is empty. ``seconds`` is the classifier's
+fit-and-predict time on the fold; the shared conformal forest's fit is charged once, to CP-LAC-80,
+so that a fold's ``seconds`` add up to its time and the other conformal rows time their
+conformalisation and prediction only.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 
 import numpy as np
 import pandas as pd
+from sklearn.frozen import FrozenEstimator
 
 from credalbook.experiments import benchmark
 from credalbook.experiments.registry import Experiment, register
@@ -122,6 +135,23 @@ def _singletons(index: np.ndarray, n_classes: int) -> np.ndarray:
     return sets
 
 
+class _SharedForest(FrozenEstimator):
+    """The conformal classifiers' forest, fitted once per fold and frozen, whose ``predict_proba`` remembers
+    its output by the bytes of ``X`` (a fitted forest's probabilities depend on the rows only, so the
+    remembered output is the one a new call would compute)."""
+
+    def __init__(self, estimator):
+        super().__init__(estimator)
+        self._seen = {}
+
+    def predict_proba(self, X):
+        X = np.ascontiguousarray(X)
+        key = (X.shape, X.dtype.str, hashlib.sha256(X.tobytes()).digest())
+        if key not in self._seen:
+            self._seen[key] = self.estimator.predict_proba(X)
+        return self._seen[key].copy()
+
+
 def ordinal_cost(dataset: str, y: pd.Series, codes: np.ndarray) -> np.ndarray | None:
     """ℓ1 costs between ranks, scaled to [0, 1], ``abs(rank_i − rank_j) / (K − 1)`` (K, K) in code order, for a
     dataset of :data:`ORDINAL_CLASSES` (Yang et al. 2017, §VII-A); None for the others."""
@@ -184,13 +214,16 @@ def fold_predictions(dataset: str, fold: int) -> tuple[np.ndarray, dict, dict, d
     proba["RF"] = _all_columns(forest.predict_proba(A_test), forest.classes_.astype(int), k)
     sets["RF"] = _singletons(proba["RF"].argmax(axis=1), k)
     seconds["RF"] = time.perf_counter() - start
+    shared = None  # the proper-training part's forest, fitted by the first conformal classifier (module docstring)
     for score in CONFORMITY_SCORES if aps_applies(codes) else ("lac",):
         for level in CONFIDENCE_LEVELS:
             name = f"CP-{score.upper()}-{round(100 * level)}"
             start = time.perf_counter()
-            model = ConformalSetClassifier(TemperatureScaledForest(random_state=fold), conformity_score=score,
-                                           confidence_level=level, random_state=fold)
+            model = ConformalSetClassifier(TemperatureScaledForest(random_state=fold) if shared is None else shared,
+                                           conformity_score=score, confidence_level=level, random_state=fold)
             model.fit(A_train, codes[train])
+            if shared is None:
+                shared = _SharedForest(model.estimator_)
             predicted, was_empty = model.predict_set_with_empty(A_test)
             sets[name] = _all_columns(predicted, model.classes_.astype(int), k)
             empty[name] = int(was_empty.sum())
