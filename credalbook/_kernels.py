@@ -13,7 +13,7 @@ from numba import njit
 
 from credalbook.discrete import MISSING
 
-__all__ = ["distance_histograms", "add_shells", "row_sizes", "size_hit_counts", "row_sum", "checked_hellinger",
+__all__ = ["distance_histograms", "row_sizes", "size_hit_counts", "row_sum", "checked_hellinger",
            "merge_by_score"]
 
 
@@ -25,31 +25,6 @@ def distance_histograms(distances, d):  # pragma: no cover - compiled
         for j in range(distances.shape[1]):
             out[q, distances[q, j]] += 1
     return out
-
-
-@njit(cache=True, nogil=True)
-def add_shells(distances, rows, inner, outer, X, y, queries, class_counts, matches, missing):  # pragma: no cover - compiled
-    """Add to the NCC counts of each query ``rows[k]`` its training instances at distance in (inner[k], outer[k]].
-
-    ``distances`` (b, n) overlap distances of the queries to the training instances ``X`` (n, d)
-    with classes ``y``; the counts (b, K), (b, d, K), (b, d, K) are n(c), n(x_i = q_i, c) and the
-    number of instances of class c whose feature i is missing (LNCC, Zaffalon, Corani & Mauá 2012 §9.2).
-    """
-    n, d = X.shape
-    for k in range(rows.size):
-        q = rows[k]
-        for j in range(n):
-            distance = distances[q, j]
-            if distance <= inner[k] or distance > outer[k]:
-                continue
-            c = y[j]
-            class_counts[q, c] += 1.0
-            for i in range(d):
-                value = X[j, i]
-                if value == MISSING:
-                    missing[q, i, c] += 1.0
-                elif value == queries[q, i]:
-                    matches[q, i, c] += 1.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -439,3 +414,109 @@ def cdt_preorder(first_child, n_children):  # pragma: no cover - compiled
 
 
 __all__ += ["idm_water_levels", "idm_entropy_sums", "cdt_count_tables", "cdt_gains", "cdt_partition", "cdt_preorder"]
+
+
+@njit(cache=True, nogil=True)
+def overlap_distance_rows(queries, X_by_feature, out):  # pragma: no cover - compiled
+    """Fill ``out`` (b, n) with the overlap distances of the queries (b, d) to the training instances
+    ``X_by_feature`` (d, n, codes stored feature by feature): the number of features whose codes differ,
+    a missing value (-1) on either side counting as a difference (LNCC's distance, Zaffalon, Corani &
+    Mauá 2012 §9.2). Integer counting, feature after feature along the contiguous training axis."""
+    d, n = X_by_feature.shape
+    for q in range(queries.shape[0]):
+        row = out[q]
+        row[:] = 0
+        for i in range(d):
+            value = queries[q, i]
+            column = X_by_feature[i]
+            if value == MISSING:  # a training code equals the query's -1 where it is missing too
+                for j in range(n):
+                    row[j] += 1
+            else:
+                for j in range(n):
+                    row[j] += column[j] != value
+
+
+@njit(cache=True, nogil=True)
+def neighbour_order(distances, level_counts, radius):  # pragma: no cover - compiled
+    """The training instances of each query's largest ball, nearest first: query q's instances at distance
+    ``<= radius[q]`` are ``order[ptr[q]:ptr[q + 1]]``, by distance then index, so that its instances at distance
+    in (r1, r2] are one slice (offsets from the running sums of ``level_counts`` (b, d + 1), the histograms of
+    ``distances`` (b, n)). Returns ``(order, ptr)``: a counting sort of each row, done once per query."""
+    b, n = distances.shape
+    ptr = np.zeros(b + 1, dtype=np.int64)
+    for q in range(b):
+        total = 0
+        for r in range(radius[q] + 1):
+            total += level_counts[q, r]
+        ptr[q + 1] = ptr[q] + total
+    order = np.empty(ptr[-1], dtype=np.int32)
+    fill = np.empty(level_counts.shape[1], dtype=np.int64)
+    for q in range(b):
+        position = ptr[q]
+        for r in range(radius[q] + 1):
+            fill[r] = position
+            position += level_counts[q, r]
+        limit = radius[q]
+        for j in range(n):
+            distance = distances[q, j]
+            if distance <= limit:
+                order[fill[distance]] = j
+                fill[distance] += 1
+    return order, ptr
+
+
+@njit(cache=True, nogil=True)
+def add_ordered_shells(order, starts, ends, rows, X, y, queries, class_counts, matches,
+                       missing):  # pragma: no cover - compiled
+    """Add to the NCC counts of each query ``rows[k]`` the training instances ``order[starts[k]:ends[k]]``
+    (one shell of :func:`neighbour_order`): n(c) (b, K), n(x_i = q_i, c) (b, d, K) and the number of
+    instances of class c whose feature i is missing (b, d, K), for the training codes ``X`` (n, d) with
+    classes ``y`` (LNCC, Zaffalon, Corani & Mauá 2012 §9.2). The shell is counted branch-free into
+    integer (K, d) tables, then added: integer counts, whatever the order of the additions."""
+    d = X.shape[1]
+    k_classes = class_counts.shape[1]
+    hits = np.zeros((k_classes, d), dtype=np.int64)
+    gaps = np.zeros((k_classes, d), dtype=np.int64)
+    for k in range(rows.size):
+        q = rows[k]
+        query = queries[q]
+        hits[:] = 0
+        gaps[:] = 0
+        for position in range(starts[k], ends[k]):
+            j = order[position]
+            c = y[j]
+            class_counts[q, c] += 1.0
+            for i in range(d):
+                value = X[j, i]
+                gaps[c, i] += value == MISSING
+                hits[c, i] += value == query[i]
+        for c in range(k_classes):
+            for i in range(d):
+                matches[q, i, c] += hits[c, i]
+                missing[q, i, c] += gaps[c, i]
+
+
+@njit(cache=True, nogil=True)
+def cma_min_log_ratios(low, high, prior, out):  # pragma: no cover - compiled
+    """Fill ``out`` (n, K, K) with ``prior[c1, c2]`` plus the sum over features of
+    min(low[i, c1] - low[i, c2], high[i, c1] - high[i, c2]), ``low`` and ``high`` (n, d, K) the log factors
+    at the two ends of the inclusion interval: CMA's minimum log ratio (Corani & Zaffalon 2008), with
+    NumPy's operations in its order (the features summed one after the other, as it sums a middle axis)."""
+    n, d, k = low.shape
+    total = np.zeros((k, k))
+    for r in range(n):
+        for i in range(d):
+            for a in range(k):
+                low_a, high_a = low[r, i, a], high[r, i, a]
+                for b in range(k):
+                    x = low_a - low[r, i, b]
+                    z = high_a - high[r, i, b]
+                    term = x if x <= z or x != x else z  # np.minimum: NaN propagates
+                    total[a, b] = term if i == 0 else total[a, b] + term
+        for a in range(k):
+            for b in range(k):
+                out[r, a, b] = prior[a, b] + total[a, b]
+
+
+__all__ += ["overlap_distance_rows", "neighbour_order", "add_ordered_shells", "cma_min_log_ratios"]

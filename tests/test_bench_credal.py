@@ -2,7 +2,7 @@
 
 Run with ``pytest tests/test_bench_credal.py --benchmark-enable`` (``make bench``); with
 benchmarks disabled (the default) each function runs once, so the file also checks that the
-vectorised paths agree with the plain ones at this scale: LNCC's one-hot distances with a
+vectorised paths agree with the plain ones at this scale: LNCC's compiled overlap distances with a
 loop-free ``!=`` count, CMA's factorised dominance with its precise limit.
 """
 from __future__ import annotations

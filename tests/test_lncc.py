@@ -46,6 +46,32 @@ def test_overlap_distances_match_a_loop():
     np.testing.assert_array_equal(overlap_distances(A, B, [3] * 5), expected)
 
 
+@pytest.mark.parametrize("d, n_values", [(5, 3), (5, 200), (130, 2)])
+def test_overlap_distances_in_the_smallest_type(d, n_values):
+    # int8 up to 127 features; codes of 200 values are int16, 130 features need int16 distances
+    rng = np.random.default_rng(d + n_values)
+    A = rng.integers(-1, n_values, size=(6, d))
+    B = rng.integers(-1, n_values, size=(8, d))
+    distances = overlap_distances(A, B, [n_values] * d)
+    expected = ((A[:, None, :] != B[None, :, :]) | (A[:, None, :] == -1)).sum(axis=2)
+    np.testing.assert_array_equal(distances, expected)
+    assert distances.dtype == (np.int16 if d > 127 else np.int8)
+
+
+@pytest.mark.parametrize("d, n_values", [(3, 200), (130, 2)])
+def test_wide_codes_and_many_features_match_the_plain_oracle(d, n_values):
+    rng = np.random.default_rng(d)
+    n, K = 70, 2
+    X = rng.integers(0, n_values, size=(n, d))
+    X[:, 0] = rng.integers(0, 2, size=n)
+    y = (X[:, 0] + (rng.random(n) < 0.2)) % K
+    queries = np.vstack([X[:4], rng.integers(0, 2, size=(4, d))])
+    frame = as_frame(X, [n_values] * d)
+    model = LazyNaiveCredalClassifier(k_start=8, k_step=6, max_steps=5).fit(frame, y)
+    expected = oracle_sets(X, y, queries, [n_values] * d, K, 8, 6, 5)
+    np.testing.assert_array_equal(model.predict_set(as_frame(queries, [n_values] * d)), expected)
+
+
 def test_radii_hand_computed():
     # 0, 10, 30, 100 instances at distances 0..3: balls of 25, 45, 65, 85 need radius 2, 3, 3, 3
     assert neighbourhood_radii(np.array([[0, 10, 30, 100]]), 25, 20, 3).tolist() == [[2, 3, 3, 3]]

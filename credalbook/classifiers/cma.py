@@ -118,13 +118,14 @@ class CredalModelAveraging(CredalClassifierMixin):
     def _feature_terms(self, Xc: np.ndarray, t: float) -> np.ndarray:
         """(n, d, K): log of each feature's factor :math:`t ML_C\\theta(x_i|c) + (1-t) ML_0\\theta(x_i)` over ML_0.
 
-        A missing test value gives the same term for every class (the factor cancels).
+        The factor depends on the instance through its value only: it is computed once per
+        (feature, value, class) and gathered. A missing test value gives the same term for every
+        class (the factor cancels).
         """
-        rows = np.clip(Xc, 0, None)
-        cols = np.arange(Xc.shape[1])[None, :]
-        with_arc = np.log(t) + self.log_bayes_factor_[None, :, None] + self.log_cond_[cols, rows]  # (n, d, K)
-        without = np.log1p(-t) + self.log_marg_[cols, rows]  # (n, d)
-        terms = np.logaddexp(with_arc, without[:, :, None])
+        with_arc = np.log(t) + self.log_bayes_factor_[:, None, None] + self.log_cond_  # (d, M, K)
+        without = np.log1p(-t) + self.log_marg_  # (d, M)
+        table = np.logaddexp(with_arc, without[:, :, None])
+        terms = table[np.arange(Xc.shape[1])[None, :], np.clip(Xc, 0, None)]  # (n, d, K)
         return np.where((Xc == MISSING)[:, :, None], 0.0, terms)
 
     def min_log_ratios(self, X) -> np.ndarray:
@@ -132,18 +133,15 @@ class CredalModelAveraging(CredalClassifierMixin):
         return self._min_log_ratios(self._code_test(X))
 
     def _min_log_ratios(self, Xc: np.ndarray) -> np.ndarray:
+        """The minimum log ratios from the log factors at ``t_low`` and ``t_high`` (compiled:
+        :func:`credalbook._kernels.cma_min_log_ratios`, no (n, d, K, K) temporaries)."""
+        from credalbook._kernels import cma_min_log_ratios
+
         self._check_params()
-        n, k = Xc.shape[0], self.n_classes_
-        block = max(1, int(4e6 // (Xc.shape[1] * k * k)))  # bounds the (block, d, K, K) temporaries
-        out = np.empty((n, k, k))
+        k = self.n_classes_
+        out = np.empty((Xc.shape[0], k, k))
         prior = self.log_class_prior_[:, None] - self.log_class_prior_[None, :]
-        for start in range(0, n, block):
-            rows = Xc[start:start + block]
-            low = self._feature_terms(rows, self.t_low)
-            high = self._feature_terms(rows, self.t_high)
-            diff_low = low[:, :, :, None] - low[:, :, None, :]
-            diff_high = high[:, :, :, None] - high[:, :, None, :]
-            out[start:start + block] = prior[None] + np.minimum(diff_low, diff_high).sum(axis=1)
+        cma_min_log_ratios(self._feature_terms(Xc, self.t_low), self._feature_terms(Xc, self.t_high), prior, out)
         return out
 
     def _predict_set_codes(self, Xc: np.ndarray) -> np.ndarray:

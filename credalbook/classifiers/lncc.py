@@ -14,10 +14,11 @@ For each test instance, LNCC learns an NCC on its neighbourhood only:
 
 Because the neighbourhoods are balls of integer radius, at most ``d + 1`` distinct NCCs are
 learnt per instance. The distances of a block of test instances to all training instances are
-one matrix product of one-hot codes (:func:`overlap_distances`). The work is batched by step,
-not by instance: at each step every still-undecided instance whose ball grows adds the new
-shell of training instances to its counts (counts grow shell by shell, never recounted), and
-all of them go through one dominance call.
+counted once (:func:`overlap_distances`, compiled), and each instance's training instances are
+sorted by distance once, up to its largest ball (a counting sort), so that the shell a step
+adds is one slice of that order. The work is batched by step, not by instance: at each step
+every still-undecided instance whose ball grows adds the new shell to its counts (counts grow
+shell by shell, never recounted), and all of them go through one dominance call.
 """
 from __future__ import annotations
 
@@ -52,28 +53,24 @@ class _BallCounts(NamedTuple):
 
 def _small_int(largest: int) -> np.dtype:
     """The smallest signed integer type holding -1..``largest``."""
-    return np.promote_types(np.int8, np.min_scalar_type(int(largest)))
+    return np.promote_types(np.int8, np.min_scalar_type(-int(largest) - 1))
 
 
-def _one_hot(Xc: np.ndarray, offsets: np.ndarray, width: int) -> np.ndarray:
-    """(n, width) float32 indicator of (feature, value); a missing value is an all-zero block."""
-    out = np.zeros((Xc.shape[0], width), dtype=np.float32)
-    rows, cols = np.nonzero(Xc != MISSING)
-    out[rows, offsets[cols] + Xc[rows, cols]] = 1.0
+def _distances(queries: np.ndarray, X_by_feature: np.ndarray) -> np.ndarray:
+    """(b, n) overlap distances of coded queries (b, d) to training codes stored feature by feature (d, n),
+    in the smallest integer type (:func:`credalbook._kernels.overlap_distance_rows`)."""
+    from credalbook._kernels import overlap_distance_rows
+
+    out = np.empty((queries.shape[0], X_by_feature.shape[1]), dtype=_small_int(X_by_feature.shape[0]))
+    overlap_distance_rows(queries, X_by_feature, out)
     return out
-
-
-def _distances_from_one_hot(a: np.ndarray, b: np.ndarray, d: int) -> np.ndarray:
-    """Overlap distances ``d - a @ b.T`` of one-hot codes in the smallest integer type (sums of 0/1 are exact in float32)."""
-    dtype = _small_int(d)
-    return np.subtract(d, (a @ b.T).astype(dtype), dtype=dtype)
 
 
 def overlap_distances(A, B, n_values) -> np.ndarray:
     """(len(A), len(B)) overlap distances: the number of features whose codes differ or are missing.
 
     ``A`` (n, d), ``B`` (m, d) integer codes (-1 = missing), ``n_values`` (d,) values per feature.
-    Computed as ``d - onehot(A) @ onehot(B).T``.
+    The distance of LNCC's neighbourhoods (Zaffalon, Corani & Mauá 2012 §9.2), counted feature by feature.
     """
     A = np.asarray(A)
     B = np.asarray(B)
@@ -84,9 +81,8 @@ def overlap_distances(A, B, n_values) -> np.ndarray:
     for name, M in (("A", A), ("B", B)):
         if np.any(M < MISSING) or np.any(M >= n_values[None, :]):
             raise ValueError(f"{name} has codes outside -1..n_values-1")
-    offsets = np.concatenate([[0], np.cumsum(n_values)[:-1]])
-    width = int(n_values.sum())
-    return _distances_from_one_hot(_one_hot(A, offsets, width), _one_hot(B, offsets, width), A.shape[1])
+    dtype = _small_int(n_values.max(initial=1))
+    return _distances(A.astype(dtype), np.ascontiguousarray(B.T, dtype=dtype))
 
 
 def neighbourhood_radii(level_counts: np.ndarray, k_start: int = 25, k_step: int = 20,
@@ -135,24 +131,23 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         check_scalar(self.max_steps, "max_steps", low=0, integer=True)
 
     def fit(self, X, y):
-        """Store the coded training data and its one-hot codes (LNCC is lazy: the work happens at prediction)."""
+        """Store the coded training data, also feature by feature (LNCC is lazy: the work happens at prediction)."""
         self._check_params()
         Xc, self._yc = self._fit_discrete(X, y)
         self._Xc = Xc.astype(_small_int(self.n_values_.max(initial=1)))
-        m = np.maximum(self.n_values_, 1)
-        self._offsets, self._width = np.concatenate([[0], np.cumsum(m)[:-1]]), int(m.sum())
-        self._one_hot = _one_hot(self._Xc, self._offsets, self._width)
+        self._X_by_feature = np.ascontiguousarray(self._Xc.T)
         return self
 
     def _run(self, Xc: np.ndarray):
         """Sets (n, K), scores (n, K), the radius used (n,) and the final ball's class counts (n, K).
 
-        Step by step over a block of test instances: every instance still undecided whose ball
-        grows at this step adds the new shell to its counts (:func:`credalbook._kernels.add_shells`),
-        and all of them are decided by one call of
-        :func:`credalbook.classifiers.ncc.dominance_from_counts`.
+        Step by step over a block of test instances: the training instances of each query's largest
+        ball are sorted by distance once (:func:`credalbook._kernels.neighbour_order`); every instance
+        still undecided whose ball grows at this step adds the new shell, a slice of that order, to its
+        counts (:func:`credalbook._kernels.add_ordered_shells`), and all of them are decided by one call
+        of :func:`credalbook.classifiers.ncc.dominance_from_counts`.
         """
-        from credalbook._kernels import add_shells, distance_histograms
+        from credalbook._kernels import add_ordered_shells, distance_histograms, neighbour_order
 
         self._check_params()
         n, d = Xc.shape
@@ -165,9 +160,14 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
         for start in range(0, n, block):
             queries = Xc[start:start + block].astype(self._Xc.dtype)
             b = len(queries)
-            distances = _distances_from_one_hot(_one_hot(queries, self._offsets, self._width), self._one_hot, d)
-            radii = neighbourhood_radii(distance_histograms(distances, d), self.k_start, self.k_step,
-                                        self.max_steps)
+            distances = _distances(queries, self._X_by_feature)
+            levels = distance_histograms(distances, d)
+            radii = neighbourhood_radii(levels, self.k_start, self.k_step, self.max_steps)
+            order, first = neighbour_order(distances, levels, radii[:, -1])
+            del distances
+            # position in ``order`` of the first instance beyond radius r - 1, r = 0..d + 1
+            offsets = first[:-1, None] + np.concatenate([np.zeros((b, 1), dtype=np.int64), np.cumsum(levels, axis=1)],
+                                                       axis=1)
             ball = _BallCounts(np.zeros((b, K)), np.zeros((b, d, K)), np.zeros((b, d, K)))
             mask = (queries != MISSING) & (self.n_values_ >= 2)[None, :]
             radius = np.full(b, -1)
@@ -177,7 +177,8 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
                 rows = np.flatnonzero(undecided & (radii[:, step] != radius))
                 if rows.size == 0:
                     continue
-                add_shells(distances, rows, radius[rows], radii[rows, step], self._Xc, self._yc, queries, *ball)
+                add_ordered_shells(order, offsets[rows, radius[rows] + 1], offsets[rows, radii[rows, step] + 1], rows,
+                                   self._Xc, self._yc, queries, *ball)
                 radius[rows] = radii[rows, step]
                 current[rows] = undominated(dominance_from_counts(ball.class_counts[rows], ball.matches[rows],
                                                                   ball.observed(rows), mask[rows], float(self.s)))
