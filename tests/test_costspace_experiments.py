@@ -111,6 +111,30 @@ def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
         np.testing.assert_array_equal(two, [0.5])
 
 
+@pytest.mark.parametrize("d", [0, 1, 3, 7, 8, 9, 16, 57, 72, 128, 129, 166, 300])
+def test_neighbour_distances_are_numpys_sum_of_squared_differences_bit_for_bit(d):
+    """The attribute-at-a-time distances equal ((q − t)²).sum(axis=2) exactly (NumPy's pairwise order)."""
+    from credalbook.experiments.thresholds import _squared_distances
+
+    rng = np.random.default_rng(d)
+    query, train = rng.random((6, d)) * 10.0 ** rng.integers(-6, 6, d), rng.random((9, d))
+    codes_query, codes_train = rng.integers(0, 3, (6, 4)), rng.integers(0, 3, (9, 4))
+    expected = ((query[:, None, :] - train[None, :, :]) ** 2).sum(axis=2)
+    expected += (codes_query[:, None, :] != codes_train[None, :, :]).sum(axis=2)
+    np.testing.assert_array_equal(_squared_distances(query, train, codes_query, codes_train), expected)
+
+
+def test_nearest_are_the_first_k_of_a_stable_argsort():
+    """The k smallest per row, ties to the lower column: the first k of a stable argsort, as a mask."""
+    from credalbook.experiments.thresholds import _nearest
+
+    squared = np.random.default_rng(0).integers(0, 4, (50, 30)).astype(float)  # many exact ties
+    for k in (1, 2, 10, 29, 30, 31):
+        expected = np.zeros(squared.shape, dtype=bool)
+        np.put_along_axis(expected, np.argsort(squared, axis=1, kind="stable")[:, :k], True, axis=1)
+        np.testing.assert_array_equal(_nearest(squared, k), expected)
+
+
 def test_ranks_by_gamma_ranks_models_within_datasets_then_averages():
     """Two datasets, three models: at γ = ∞ A < B < C on d1 and B < A = C on d2 (splits averaged)."""
     from credalbook.experiments import thresholds as th

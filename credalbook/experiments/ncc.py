@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.pipeline import make_pipeline
 
+from credalbook.classifiers.naive import distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
 from credalbook.classifiers.ndc import NonDeterministicClassifier
@@ -80,8 +81,7 @@ def artificial_task(theta: int, train_sets: list, sizes: list, n_test: int, seed
     theta_values = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
     X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), theta_values, n_test)
     # 10 binary features: at most 1024 distinct test rows; predict each once, then expand
-    patterns, inverse = np.unique(X_test, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
+    patterns, inverse = distinct_rows(X_test, np.full(X_test.shape[1], 2))
     labels = pd.Categorical.from_codes
     rows = []
     for size in sizes:
