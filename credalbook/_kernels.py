@@ -27,65 +27,35 @@ def distance_histograms(distances, d):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _ones(word):  # pragma: no cover - compiled
-    """How many of the eight bytes of ``word`` are 1 (bytes 0/1: their sum, by one multiplication)."""
-    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _ones_before(end, words, tail, done, counted):  # pragma: no cover - compiled
-    """The ones before byte offset ``end`` of a 0/1 byte matrix read eight bytes at a time: those of
-    the whole words before it (counted from word ``done`` on, ``counted`` so far) plus those of the
-    leading bytes of its word. Returns (ones before ``end``, words counted, ones in them)."""
-    word_index, offset = end >> 3, end & 7
-    while done < word_index:
-        counted += _ones(words[done])
-        done += 1
-    before = counted
-    if offset:
-        word = words[word_index] if word_index < words.size else tail
-        before += _ones(word & ((np.uint64(1) << np.uint64(8 * offset)) - np.uint64(1)))
-    return before, done, counted
+@njit(cache=True, nogil=True)
+def row_sizes(matrix, out):  # pragma: no cover - compiled
+    """Fill ``out`` (n,) with the number of ones in each row of the (n, K) 0/1 byte matrix ``matrix``."""
+    n, k = matrix.shape
+    for i in range(n):
+        size = 0
+        for j in range(k):
+            size += matrix[i, j]
+        out[i] = size
 
 
 @njit(cache=True, nogil=True)
-def row_sizes(words, tail, k, out):  # pragma: no cover - compiled
-    """Fill ``out`` (n,) with the number of 1 bytes in each row of K bytes of a 0/1 byte matrix.
-
-    The matrix's bytes are read eight at a time: ``words`` (its first ⌊nK/8⌋ words, uint64)
-    and ``tail`` (the last nK mod 8 bytes as one word). A row's size is the number of ones
-    before its end minus that before its start; the ones before a byte offset are those of the
-    whole words before it plus those of the leading bytes of its word.
-    """
-    done = 0            # whole words counted
-    counted = 0         # ones in them
-    previous = 0        # ones before the current row
-    for i in range(out.size):
-        before, done, counted = _ones_before((i + 1) * k, words, tail, done, counted)
-        out[i] = before - previous
-        previous = before
-
-
-@njit(cache=True, nogil=True)
-def size_hit_counts(words, tail, matrix, labels, k):  # pragma: no cover - compiled
+def size_hit_counts(matrix, labels):  # pragma: no cover - compiled
     """(K + 1, 2) int64: instances by set size 0..K and by whether the set holds the label.
 
-    One pass over the (n K,) flat 0/1 bytes ``matrix``: each row's size as in :func:`row_sizes`
-    (``words`` and ``tail`` are its bytes eight at a time) and its byte at the label. ``labels``
-    (n,) are class indices already checked to lie in 0..K-1. Every set measure of Zaffalon,
+    One pass over the (n, K) 0/1 byte ``matrix``: each row's size and its byte at the label;
+    ``labels`` (n,) are class indices already checked to lie in 0..K-1. Four interleaved tallies
+    keep consecutive rows from waiting on the same counter. Every set measure of Zaffalon,
     Corani & Mauá (2012) depends on an instance through abs(Y) and 1[y ∈ Y] only, so its mean is
     a weighted sum of these counts.
     """
-    counts = np.zeros((k + 1, 2), dtype=np.int64)
-    done = 0
-    counted = 0
-    previous = 0
-    for i in range(labels.size):
-        before, done, counted = _ones_before((i + 1) * k, words, tail, done, counted)
-        counts[before - previous, matrix[i * k + labels[i]]] += 1
-        previous = before
-    return counts
+    n, k = matrix.shape
+    tallies = np.zeros((4, k + 1, 2), dtype=np.int64)
+    for i in range(n):
+        size = 0
+        for j in range(k):
+            size += matrix[i, j]
+        tallies[i & 3, size, matrix[i, labels[i]]] += 1
+    return tallies[0] + tallies[1] + tallies[2] + tallies[3]
 
 
 @njit(cache=True, nogil=True)

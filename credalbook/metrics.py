@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 
 from credalbook._validation import check_array, check_labels, check_scalar
-from credalbook.sets import _words, check_set_matrix, check_targets_and_sets, set_sizes
+from credalbook.sets import check_set_matrix, check_targets_and_sets, set_sizes
 
 __all__ = ["QuadraticUtility", "quadratic_utility", "discounted_accuracy_scores",
            "utility_discounted_accuracy_scores", "f_beta_set_scores", "recall_set_scores",
@@ -143,8 +143,8 @@ def size_hit_counts(y_true, y_set) -> np.ndarray:
     """(K + 1, 2) int64: how many instances have each set size 0..K, split by whether the set holds the actual class.
 
     Every measure of this module depends on an instance only through the size of Y and 1[y ∈ Y], so each
-    mean below is a weighted sum of these counts: one compiled pass over the set matrix's bytes,
-    eight at a time, and the labels (``credalbook._kernels.size_hit_counts``).
+    mean below is a weighted sum of these counts: one compiled pass over the set matrix's bytes
+    and the labels (``credalbook._kernels.size_hit_counts``).
     """
     from credalbook._kernels import size_hit_counts as count
 
@@ -155,7 +155,7 @@ def size_hit_counts(y_true, y_set) -> np.ndarray:
     labels = check_labels(y_true, n_classes=matrix.shape[1])
     if labels.shape[0] != matrix.shape[0]:
         raise ValueError(f"y_true has {labels.shape[0]} instances but y_set has {matrix.shape[0]}")
-    counts = count(*_words(matrix), matrix.view(np.uint8).reshape(-1), labels, matrix.shape[1])
+    counts = count(matrix.view(np.uint8), labels)
     if counts[0].any():
         check_set_matrix(matrix)  # raises, naming the first empty set
     return counts

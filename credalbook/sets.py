@@ -18,21 +18,13 @@ __all__ = ["row_counts", "check_set_matrix", "check_targets_and_sets", "set_size
 
 
 def row_counts(matrix: np.ndarray) -> np.ndarray:
-    """Number of ``True`` per row of a boolean matrix, shape (n,), reading its bytes once, eight at a time
+    """Number of ``True`` per row of a boolean matrix, shape (n,), in one compiled pass over its bytes
     (``credalbook._kernels.row_sizes``)."""
     from credalbook._kernels import row_sizes
 
     out = np.empty(matrix.shape[0], dtype=np.int64)
-    row_sizes(*_words(matrix), matrix.shape[1], out)
+    row_sizes(np.ascontiguousarray(matrix).view(np.uint8), out)
     return out
-
-
-def _words(matrix: np.ndarray) -> tuple[np.ndarray, np.uint64]:
-    """A boolean matrix's bytes eight at a time: its whole uint64 words and its last bytes as one word."""
-    flat = np.ascontiguousarray(matrix).view(np.uint8).reshape(-1)
-    whole = flat.size - flat.size % 8
-    words = flat[:whole].view(np.uint64) if flat.ctypes.data % 8 == 0 else flat[:whole].copy().view(np.uint64)
-    return words, np.uint64(int.from_bytes(flat[whole:].tobytes(), "little"))
 
 
 def _checked_sets_and_sizes(y_set, name: str, n_classes: int | None) -> tuple[np.ndarray, np.ndarray]:
