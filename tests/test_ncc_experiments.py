@@ -107,3 +107,17 @@ def test_uci_summary_on_known_table():
     # per fold: NCC 1.3 vs NBC 1.0 on 2 indeterminate instances -> gain 0.3 on every dataset
     assert summary["indeterminate_gain_u65_mean"] == pytest.approx(0.3)
     assert summary["indeterminate_gain_u80_mean"] == pytest.approx(0.6)
+
+
+def test_artificial_task_variants_change_one_thing_and_name_bad_chances():
+    from credalbook.experiments import ncc as ex
+    from credalbook.experiments.protocols import draw_naive_model
+
+    base = ex.artificial_task(3, [0], [25], 200)
+    chances = draw_naive_model(np.random.default_rng([ex.SEED, 3, 0]), 10, 0.1)
+    pd.testing.assert_frame_equal(ex.artificial_task(3, [0], [25], 200, chances=chances), base)
+    assert not ex.artificial_task(3, [0], [25], 200, s=2.0).equals(base)
+    with pytest.raises(ValueError, match=r"chances must be an \(n_features, 2\) array"):
+        ex.artificial_task(3, [0], [25], 200, chances=np.full((10, 3), 0.5))
+    with pytest.raises(ValueError, match="chances must be"):
+        ex.artificial_task(3, [0], [25], 200, chances=np.full((10, 2), 1.5))

@@ -76,20 +76,32 @@ def nbc_vs_ncc_summary(y_true: np.ndarray, nbc: ModelOutput, ncc: ModelOutput) -
 # ----------------------------------------------------------------------------------------------
 # §9.1.1 artificial data
 # ----------------------------------------------------------------------------------------------
-def artificial_task(theta: int, train_sets: list, sizes: list, n_test: int, seed: int = SEED) -> pd.DataFrame:
-    """Training sets ``train_sets`` of one naive model θ (index ``theta``): rows (size, train_set) of §9.1 quantities."""
-    theta_values = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
-    X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), theta_values, n_test)
+def artificial_task(theta: int, train_sets: list, sizes: list, n_test: int, seed: int = SEED, *,
+                    s: float = 1.0, nbc_prior: float = 1.0, chances: np.ndarray | None = None) -> pd.DataFrame:
+    """Training sets ``train_sets`` of one naive model θ (index ``theta``): rows (size, train_set) of §9.1 quantities.
+
+    ``chances`` (10, 2), default the model drawn for index ``theta`` (features' chances uniform
+    under a gap of at least 0.1), replaces the model; ``s`` is NCC's IDM s and ``nbc_prior`` NBC's
+    prior count (Laplace: 1). The test set and the training sets come from the same random
+    streams whatever these are, so the ledger's variants of the study differ in that one thing
+    (:func:`credalbook.ledger.zaffalon2012_ncc.artificial_variant_runs`).
+    """
+    if chances is None:
+        chances = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
+    chances = np.asarray(chances, dtype=float)
+    if chances.ndim != 2 or chances.shape[1] != 2 or not np.all((chances >= 0) & (chances <= 1)):
+        raise ValueError(f"chances must be an (n_features, 2) array of chances in [0, 1], got shape {chances.shape}")
+    X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), chances, n_test)
     # 10 binary features: at most 1024 distinct test rows; predict each once, then expand
     patterns, inverse = distinct_rows(X_test, np.full(X_test.shape[1], 2))
     labels = pd.Categorical.from_codes
     rows = []
     for size in sizes:
         for j in train_sets:
-            X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), theta_values, size)
+            X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), chances, size)
             y_cat = labels(y, categories=[0, 1])
-            nbc = NaiveBayes().fit(X, y_cat)
-            ncc = NaiveCredalClassifier().fit(X, y_cat)
+            nbc = NaiveBayes(prior_count=nbc_prior).fit(X, y_cat)
+            ncc = NaiveCredalClassifier(s=s).fit(X, y_cat)
             out_nbc, out_ncc = (ModelOutput(*(a[inverse] for a in model.predict_with_set(patterns)))
                                 for model in (nbc, ncc))
             rows.append({"size": size, "train_set": j, **nbc_vs_ncc_summary(y_test, out_nbc, out_ncc)})

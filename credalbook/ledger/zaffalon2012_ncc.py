@@ -10,7 +10,6 @@ results ``zaffalon2012_ncc_artificial``, ``zaffalon2012_ncc_krkp``, ``zaffalon20
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -742,26 +741,6 @@ def _weakest_model(rng: np.random.Generator, n_features: int = 10, gap: float = 
     return np.where(swap[:, None], pairs[:, ::-1], pairs)
 
 
-@lru_cache(maxsize=512)
-def _artificial_test_set(seed: int, theta: int, generator: str, n_test: int):
-    """Model θ, test classes, distinct test rows and each instance's row.
-
-    Drawn as :func:`credalbook.experiments.ncc.artificial_task` draws them (``"weakest"``: the
-    model from :func:`_weakest_model`, the test set from the same stream).
-    """
-    from credalbook.experiments.protocols import draw_naive_model, sample_naive
-
-    if generator == "uniform":
-        chances = draw_naive_model(np.random.default_rng([seed, theta, 0]), 10, 0.1)
-    else:
-        chances = _weakest_model(np.random.default_rng([seed, theta, 0, 1]))
-    X_test, y_test = sample_naive(np.random.default_rng([seed, theta, 1]), chances, n_test)
-    bits = np.arange(X_test.shape[1])
-    codes, inverse = np.unique(X_test.astype(np.int64) @ (1 << bits), return_inverse=True)  # rows as integers
-    patterns = ((codes[:, None] >> bits) & 1).astype(np.int8)
-    return chances, y_test, patterns, inverse.ravel()
-
-
 def artificial_variant_runs(thetas, train_sets, sizes, *, s: float = 1.0, nbc_prior: float = 1.0,
                             generator: str = "uniform", n_test: int = 10_000, seed: int = ex.SEED) -> pd.DataFrame:
     """The runs of :func:`credalbook.experiments.ncc.artificial_task` for θ in ``thetas``, with one thing changed.
@@ -772,26 +751,14 @@ def artificial_variant_runs(thetas, train_sets, sizes, *, s: float = 1.0, nbc_pr
     allows). With the defaults the rows equal the stored rows of ``zaffalon2012_ncc_artificial``
     (same seeds). One row per (θ, size, training set).
     """
-    from credalbook.classifiers.naive_bayes import NaiveBayes
-    from credalbook.classifiers.ncc import NaiveCredalClassifier
-    from credalbook.experiments.protocols import ModelOutput, sample_naive
-
     if generator not in ("uniform", "weakest"):
         raise ValueError(f"generator must be 'uniform' or 'weakest', got {generator!r}")
     frames = []
     for theta in thetas:
-        chances, y_test, patterns, inverse = _artificial_test_set(int(seed), int(theta), generator, int(n_test))
-        rows = []
-        for size in sizes:
-            for j in train_sets:
-                X, y = sample_naive(np.random.default_rng([seed, theta, 2, size, j]), chances, size)
-                y_cat = pd.Categorical.from_codes(y, categories=[0, 1])
-                models = (NaiveBayes(prior_count=nbc_prior).fit(X, y_cat), NaiveCredalClassifier(s=s).fit(X, y_cat))
-                out_nbc, out_ncc = (ModelOutput(*(a[inverse] for a in model.predict_with_set(patterns)))
-                                    for model in models)
-                rows.append({"theta": theta, "size": size, "train_set": j,
-                             **ex.nbc_vs_ncc_summary(y_test, out_nbc, out_ncc)})
-        frames.append(pd.DataFrame(rows))
+        chances = None if generator == "uniform" else _weakest_model(np.random.default_rng([seed, theta, 0, 1]))
+        runs = ex.artificial_task(int(theta), list(train_sets), list(sizes), int(n_test), int(seed), s=s,
+                                  nbc_prior=nbc_prior, chances=chances)
+        frames.append(runs.assign(theta=theta)[["theta", *runs.columns]])
     return pd.concat(frames, ignore_index=True)
 
 
