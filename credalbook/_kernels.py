@@ -14,7 +14,7 @@ from numba import njit
 from credalbook.discrete import MISSING
 
 __all__ = ["distance_histograms", "row_sizes", "size_hit_counts", "row_sum", "checked_hellinger",
-           "merge_by_score"]
+           "sort_by_score_and_label"]
 
 
 @njit(cache=True, nogil=True)
@@ -158,19 +158,54 @@ def _row_sum(row, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def merge_by_score(scores, starts, out_scores, out_labels):  # pragma: no cover - compiled
-    """Merge K runs of ascending ``scores`` (run c, of class c, from ``starts[c]`` to ``starts[c + 1]``) into
-    ascending order, ties by class: the order of ``np.lexsort((labels, scores))`` (the IMCP curve's)."""
-    k = starts.size - 1
-    heads = starts[:-1].copy()
-    for position in range(out_scores.size):
-        best = -1
-        for c in range(k):
-            if heads[c] < starts[c + 1] and (best < 0 or scores[heads[c]] < scores[heads[best]]):
-                best = c
-        out_scores[position] = scores[heads[best]]
-        out_labels[position] = best
-        heads[best] += 1
+def sort_by_score_and_label(scores, labels, k, out_scores, out_labels):  # pragma: no cover - compiled
+    """Fill ``out_scores`` and ``out_labels`` with ``scores`` (n,) in ascending order, ties by ``labels``
+    (n,) in 0..K-1: the order of ``np.lexsort((labels, scores))`` (the IMCP curve's).
+
+    A counting sort by label, then a stable least-significant-digit radix sort on the scores' bytes:
+    non-negative floats (Hellinger scores are) order as their bit patterns. The eight byte
+    histograms are taken in the first pass; a byte that is the same for every score is skipped.
+    """
+    n = scores.size
+    starts = np.zeros(k + 1, dtype=np.int64)
+    for i in range(n):
+        starts[labels[i] + 1] += 1
+    for c in range(k):
+        starts[c + 1] += starts[c]
+    keys = np.empty(n, dtype=np.uint64)
+    tags = np.empty(n, dtype=np.int64)
+    bits = scores.view(np.uint64)
+    histograms = np.zeros((8, 256), dtype=np.int64)
+    for i in range(n):
+        c = labels[i]
+        at = starts[c]
+        key = bits[i]
+        keys[at] = key
+        tags[at] = c
+        starts[c] = at + 1
+        for byte in range(8):
+            histograms[byte, np.int64((key >> np.uint64(8 * byte)) & np.uint64(255))] += 1
+    spare_keys = np.empty(n, dtype=np.uint64)
+    spare_tags = np.empty(n, dtype=np.int64)
+    for byte in range(8):
+        if histograms[byte].max() == n:
+            continue
+        first = 0
+        for value in range(256):
+            count = histograms[byte, value]
+            histograms[byte, value] = first
+            first += count
+        shift = np.uint64(8 * byte)
+        for i in range(n):
+            value = np.int64((keys[i] >> shift) & np.uint64(255))
+            at = histograms[byte, value]
+            spare_keys[at] = keys[i]
+            spare_tags[at] = tags[i]
+            histograms[byte, value] = at + 1
+        keys, spare_keys = spare_keys, keys
+        tags, spare_tags = spare_tags, tags
+    out_scores[:] = keys.view(np.float64)
+    out_labels[:] = tags
 
 
 @njit(cache=True, nogil=True)

@@ -408,20 +408,13 @@ def imcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.nda
 
 
 def _sorted_by_score(y: np.ndarray, phi: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Scores in ascending order, ties by label, and their labels: ``np.lexsort((y, phi))`` applied to both.
+    """Scores in ascending order, ties by label, and their labels: ``np.lexsort((y, phi))`` applied to
+    both, by a counting sort on the labels and a radix sort on the scores' bytes
+    (:func:`credalbook._kernels.sort_by_score_and_label`)."""
+    from credalbook._kernels import sort_by_score_and_label
 
-    Each class's scores are sorted apart (NumPy's vectorised sort), then the K runs are merged
-    (:func:`credalbook._kernels.merge_by_score`); instances with equal score and label are
-    interchangeable, so the result is that of the lexicographic sort.
-    """
-    from credalbook._kernels import merge_by_score
-
-    by_class = phi[np.argsort(y.astype(np.int16 if k < 2**15 else np.int64), kind="stable")]
-    starts = np.concatenate(([0], np.cumsum(np.bincount(y, minlength=k))))
-    for c in range(k):
-        by_class[starts[c]:starts[c + 1]].sort()
     scores, labels = np.empty(y.size), np.empty(y.size, dtype=np.int64)
-    merge_by_score(by_class, starts, scores, labels)
+    sort_by_score_and_label(np.ascontiguousarray(phi), y, k, scores, labels)
     return scores, labels
 
 

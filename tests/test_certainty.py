@@ -420,3 +420,20 @@ class TestBadInput:
                 function([[1.0], [1.0]])
             with pytest.raises(ValueError, match="rows of proba must sum to one"):
                 function([[0.2, 0.2]])
+
+
+@given(st.integers(1, 300), st.integers(2, 12), st.integers(0, 2**32 - 1), st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_scores_are_sorted_as_lexsort_orders_them_ties_by_label(n, k, seed, few_values):
+    """The radix sort behind the IMCP curve gives ``np.lexsort((labels, scores))``'s order, ties (many when
+    the scores take few values) by label, zeros and ones included."""
+    from credalbook._kernels import sort_by_score_and_label
+
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, k, n)
+    scores = rng.choice([0.0, 0.25, 0.5, 1.0], n) if few_values else rng.random(n) * rng.choice([1e-300, 1e-3, 1], n)
+    out_scores, out_labels = np.empty(n), np.empty(n, dtype=np.int64)
+    sort_by_score_and_label(scores, labels, k, out_scores, out_labels)
+    order = np.lexsort((labels, scores))
+    np.testing.assert_array_equal(out_scores, scores[order])
+    np.testing.assert_array_equal(out_labels, labels[order])
