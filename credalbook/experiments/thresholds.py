@@ -268,7 +268,7 @@ def _naive_bayes(enc: EncodedFeatures, Xtr, ytr, Xte):
 
 
 def nearest_neighbour_scores(enc: EncodedFeatures, X_train: pd.DataFrame, y_train: np.ndarray, X_query: pd.DataFrame,
-                             k: int, max_cells: int = 1_000_000) -> np.ndarray:
+                             k: int, max_cells: int = 4_000_000) -> np.ndarray:
     """Share of class 1 among the ``k`` nearest training instances of each query row, shape (n_query,).
 
     Weka IBk's distance: numeric attributes scaled to [0, 1] by the training range, a nominal
@@ -286,54 +286,10 @@ def nearest_neighbour_scores(enc: EncodedFeatures, X_train: pd.DataFrame, y_trai
     scores = np.empty(len(num_query))
     for start in range(0, len(num_query), chunk):
         rows = slice(start, start + chunk)
-        squared = _squared_distances(num_query[rows], num_train, codes_query[rows], codes_train)
+        squared = ((num_query[rows, None, :] - num_train[None, :, :]) ** 2).sum(axis=2)
+        squared += (codes_query[rows, None, :] != codes_train[None, :, :]).sum(axis=2)
         scores[rows] = _nearest(squared, k) @ labels / min(k, len(labels))
     return scores
-
-
-def _squared_distances(num_query: np.ndarray, num_train: np.ndarray, codes_query: np.ndarray,
-                       codes_train: np.ndarray) -> np.ndarray:
-    """(m, n) Σ Δ² over the numeric attributes plus the number of nominal mismatches, one attribute at a time.
-
-    The squares are added in NumPy's order for ``((q[:, None] - t[None]) ** 2).sum(axis=2)``
-    (:func:`_pairwise_sum`), so the distances are those bits without the (m, n, d) temporaries.
-    """
-    d = num_train.shape[1]
-    if d:
-        squared = _pairwise_sum(lambda j: np.square(num_query[:, j, None] - num_train[None, :, j]), 0, d)
-    else:
-        squared = np.zeros((len(num_query), len(num_train)))
-    mismatches = np.zeros(squared.shape, dtype=np.int64)
-    for j in range(codes_train.shape[1]):
-        mismatches += codes_query[:, j, None] != codes_train[None, :, j]
-    squared += mismatches
-    return squared
-
-
-def _pairwise_sum(term, start: int, n: int) -> np.ndarray:
-    """``term(start) + … + term(start + n − 1)`` (arrays, n ≥ 1) in the order of NumPy's pairwise
-    summation of a contiguous axis: fewer than 8 terms one after another, up to 128 in 8 partial
-    sums (every 8th term) joined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)) with the
-    remainder added after, more split in two halves of a multiple of 8."""
-    if n < 8:
-        total = term(start)
-        for i in range(start + 1, start + n):
-            total += term(i)
-        return total
-    if n <= 128:
-        partial = [term(start + j) for j in range(8)]
-        end = start + n - n % 8
-        for block in range(start + 8, end, 8):
-            for j in range(8):
-                partial[j] += term(block + j)
-        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + \
-                ((partial[4] + partial[5]) + (partial[6] + partial[7]))
-        for i in range(end, start + n):
-            total += term(i)
-        return total
-    half = n // 2
-    half -= half % 8
-    return _pairwise_sum(term, start, half) + _pairwise_sum(term, start + half, n - half)
 
 
 def _nearest(squared: np.ndarray, k: int) -> np.ndarray:
@@ -386,7 +342,7 @@ def fit_scores(model: str, X_train: pd.DataFrame, y_train: np.ndarray, X_test: p
         if model == "Logist":
             lr = LogisticRegression(C=100.0, max_iter=2000).fit(A, y_train)
             return lr.predict_proba(A)[:, 1], lr.predict_proba(B)[:, 1]
-        svm = LinearSVC(C=1.0, max_iter=20000).fit(A, y_train)
+        svm = LinearSVC(C=1.0, max_iter=20000, random_state=seed).fit(A, y_train)  # the dual solver shuffles
         if model == "SVM":
             return svm.predict(A).astype(float), svm.predict(B).astype(float)
         platt = LogisticRegression(C=1e6, max_iter=1000).fit(svm.decision_function(A)[:, None], y_train)
