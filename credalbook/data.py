@@ -138,11 +138,20 @@ def _decode(raw: bytes) -> str:
 def _split_values(text: str) -> list[str]:
     """Comma-separated ARFF values, honouring '...' and "..." quotes; spaces around values stripped.
 
-    Most lines split on commas, each value either bare or wholly quoted with no comma, quote or
-    backslash inside; they take a fast path, the others the character scanner
-    (``_split_quoted``), which gives the same values.
+    Most lines take a fast path that gives the character scanner's values (``_split_quoted``):
+    a line of values all quoted alike with nothing between them (``'f','t'``) splits on the
+    quote-comma-quote, a line without quotes on commas, and a line whose values are each bare or
+    wholly quoted with no comma, quote or backslash inside value by value; the others go to the
+    scanner.
     """
     if "\\" not in text:
+        quote = text[:1]
+        if quote in ("'", '"') and text[-1:] == quote and len(text) > 1:
+            values = text[1:-1].split(quote + "," + quote)
+            if text.count(quote) == 2 * len(values):
+                return values
+        if "'" not in text and '"' not in text:
+            return [piece.strip() for piece in text.split(",")]
         values = []
         for piece in text.split(","):
             piece = piece.strip()
