@@ -162,9 +162,11 @@ def sort_by_score_and_label(scores, labels, k, out_scores, out_labels):  # pragm
     """Fill ``out_scores`` and ``out_labels`` with ``scores`` (n,) in ascending order, ties by ``labels``
     (n,) in 0..K-1: the order of ``np.lexsort((labels, scores))`` (the IMCP curve's).
 
-    A counting sort by label, then a stable least-significant-digit radix sort on the scores' bytes:
-    non-negative floats (Hellinger scores are) order as their bit patterns. The eight byte
-    histograms are taken in the first pass; a byte that is the same for every score is skipped.
+    A counting sort by label, then a stable least-significant-digit radix sort on the scores' bytes,
+    each score's bits mapped to an unsigned key in the floats' order (sign bit flipped for the
+    non-negative, all bits for the negative: a Hellinger score can round to just below 0; -0.0
+    taken as 0.0, which it equals, and written back as 0.0). The eight byte histograms are taken
+    in the first pass; a byte that is the same for every key is skipped.
     """
     n = scores.size
     starts = np.zeros(k + 1, dtype=np.int64)
@@ -175,11 +177,15 @@ def sort_by_score_and_label(scores, labels, k, out_scores, out_labels):  # pragm
     keys = np.empty(n, dtype=np.uint64)
     tags = np.empty(n, dtype=np.int64)
     bits = scores.view(np.uint64)
+    sign = np.uint64(1) << np.uint64(63)
     histograms = np.zeros((8, 256), dtype=np.int64)
     for i in range(n):
         c = labels[i]
         at = starts[c]
         key = bits[i]
+        if key == sign:         # -0.0
+            key = np.uint64(0)
+        key = ~key if key & sign else key | sign
         keys[at] = key
         tags[at] = c
         starts[c] = at + 1
@@ -204,6 +210,9 @@ def sort_by_score_and_label(scores, labels, k, out_scores, out_labels):  # pragm
             histograms[byte, value] = at + 1
         keys, spare_keys = spare_keys, keys
         tags, spare_tags = spare_tags, tags
+    for i in range(n):
+        key = keys[i]
+        keys[i] = key ^ sign if key & sign else ~key
     out_scores[:] = keys.view(np.float64)
     out_labels[:] = tags
 

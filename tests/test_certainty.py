@@ -426,14 +426,22 @@ class TestBadInput:
 @settings(max_examples=60, deadline=None)
 def test_scores_are_sorted_as_lexsort_orders_them_ties_by_label(n, k, seed, few_values):
     """The radix sort behind the IMCP curve gives ``np.lexsort((labels, scores))``'s order, ties (many when
-    the scores take few values) by label, zeros and ones included."""
+    the scores take few values) by label, zeros, ones and scores rounded to just below zero included
+    (as Naive Bayes' sure mistakes give: the sign bit once sent them last)."""
     from credalbook._kernels import sort_by_score_and_label
 
     rng = np.random.default_rng(seed)
     labels = rng.integers(0, k, n)
-    scores = rng.choice([0.0, 0.25, 0.5, 1.0], n) if few_values else rng.random(n) * rng.choice([1e-300, 1e-3, 1], n)
+    if few_values:  # ties, and a Hellinger score rounded to just below 0
+        scores = rng.choice([0.0, 0.25, 0.5, 1.0, -1e-17, -2e-16, 5e-324], n)
+    else:
+        scores = (rng.random(n) - 0.1) * rng.choice([1e-300, 1e-3, 1], n)
     out_scores, out_labels = np.empty(n), np.empty(n, dtype=np.int64)
     sort_by_score_and_label(scores, labels, k, out_scores, out_labels)
     order = np.lexsort((labels, scores))
     np.testing.assert_array_equal(out_scores, scores[order])
     np.testing.assert_array_equal(out_labels, labels[order])
+    signed = np.where(rng.random(n) < 0.5, -0.0, 0.0)  # -0.0 equals 0.0: ties by label, written back as 0.0
+    sort_by_score_and_label(signed, labels, k, out_scores, out_labels)
+    np.testing.assert_array_equal(out_labels, np.sort(labels))
+    assert not np.signbit(out_scores).any()
