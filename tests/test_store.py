@@ -347,3 +347,36 @@ def test_a_reproduction_record_rejects_bad_input(results, names, seconds, messag
 def test_no_reproduction_record_is_named(results):
     with pytest.raises(FileNotFoundError, match="make reproduce"):
         store.reproduction()
+
+
+def test_changes_from_stored_counts_changed_added_and_removed_rows(results):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0)
+    new = _frame()
+    new.loc[0, "accuracy"] += 1e-6            # beyond atol
+    new.loc[1, "accuracy"] += 1e-12           # within
+    new.loc[2, "note"] = "changed"
+    new = pd.concat([new.iloc[[0, 2]], pd.DataFrame({"dataset": ["wine"], "fold": [0], "accuracy": [0.5],
+                                                     "note": ["d"]})], ignore_index=True)  # iris fold 1 removed
+    changes = store.changes_from_stored(new, "demo", keys=["dataset", "fold"], values=["accuracy", "note"])
+    assert changes["previous_commit"] == provenance("demo")["commit"]
+    assert (changes["rows_added"], changes["rows_removed"], changes["changed_rows"]) == (1, 1, 2)
+    assert changes["changed_by_column"] == {"accuracy": 1, "note": 1}
+    same = store.changes_from_stored(_frame(), "demo", keys=["dataset", "fold"], values=["accuracy", "note"])
+    assert (same["changed_rows"], same["rows_added"], same["rows_removed"], same["changed_by_column"]) == (0, 0, 0, {})
+    with pytest.raises(ValueError, match=r"keys \['dataset'\] do not identify the rows of 'demo'"):
+        store.changes_from_stored(_frame(), "demo", keys=["dataset"], values=["accuracy"])
+    with pytest.raises(ValueError, match=r"columns \['missing'\] missing"):
+        store.changes_from_stored(_frame(), "demo", keys=["dataset", "fold"], values=["missing"])
+
+
+def test_a_reproduction_records_what_it_changed_from_the_previous_store(results, monkeypatch):
+    from credalbook.experiments.registry import Experiment
+
+    experiment = Experiment(name="demo", description="", task=lambda **c: None, grid=lambda: [], ci=lambda c: True,
+                            keys=("dataset", "fold"), values=("accuracy",))
+    monkeypatch.setattr(Experiment, "run", lambda self, profile, **options: _frame().assign(accuracy=0.5))
+    experiment.reproduce(allow_dirty=True)
+    assert "changes_from_previous" not in provenance("demo")      # nothing stored before
+    monkeypatch.setattr(Experiment, "run", lambda self, profile, **options: _frame())
+    experiment.reproduce(allow_dirty=True)
+    assert provenance("demo")["changes_from_previous"]["changed_by_column"] == {"accuracy": 3}

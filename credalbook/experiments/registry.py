@@ -192,15 +192,30 @@ class Experiment:
     def reproduce(self, *, allow_dirty: bool = False, **grid_options) -> pd.DataFrame:
         """Run the full profile and store the rows with provenance (what ``make reproduce`` does)."""
         from credalbook.experiments.grid import cache_tally
-        from credalbook.experiments.store import save_results
+        from credalbook.experiments.store import results_path, save_results
 
         start = time.perf_counter()
         with cache_tally() as tally:
             frame = self.run("full", **grid_options)
-        save_results(frame, self.name, profile="full", runtime_seconds=time.perf_counter() - start,
+        seconds = time.perf_counter() - start
+        changes = self.changes(frame) if results_path(self.name).is_file() else None
+        if changes is not None:
+            print(f"[reproduce] {self.name}: {changes['changed_rows']} of {len(frame)} rows differ from the previous "
+                  f"store (commit {changes['previous_commit']}), {changes['rows_added']} added, "
+                  f"{changes['rows_removed']} removed", flush=True)
+        save_results(frame, self.name, profile="full", runtime_seconds=seconds,
                      note=tally.note(), cache=(tally.cells, tally.cached), allow_dirty=allow_dirty,
-                     software=self.software() if self.software is not None else None)
+                     software=self.software() if self.software is not None else None, changes=changes)
         return frame
+
+    def changes(self, frame: pd.DataFrame) -> dict:
+        """What full-profile rows ``frame`` change from the stored ones, by this experiment's keys, values
+        and tolerance (:func:`credalbook.experiments.store.changes_from_stored`)."""
+        from credalbook.experiments.store import changes_from_stored
+
+        values = list(self.values) if self.values else [c for c in frame.columns if c not in self.keys]
+        return changes_from_stored(frame, self.name, keys=list(self.keys), values=values, atol=self.atol,
+                                   rtol=self.rtol)
 
 
 #: Every registered experiment, by name (filled by :func:`register`, all of them after :func:`discover`).

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["results_dir", "results_path", "DirtyTreeError", "git_state", "save_results", "provenance",
-           "load_results", "assert_matches_stored", "describe_run"]
+           "load_results", "assert_matches_stored", "changes_from_stored", "describe_run", "REPRODUCTION",
+           "save_reproduction", "reproduction"]
 
 
 def results_dir() -> Path:
@@ -55,12 +56,14 @@ def git_state() -> tuple[str, list[str]]:
 
 
 def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_seconds: float, note: str = "",
-                 cache: tuple[int, int] | None = None, allow_dirty: bool = False, software: dict | None = None) -> Path:
+                 cache: tuple[int, int] | None = None, allow_dirty: bool = False, software: dict | None = None,
+                 changes: dict | None = None) -> Path:
     """Write ``frame`` as ``data/results/{name}.csv`` and its provenance beside it.
 
     ``note`` says how to read the record; ``software`` names the versions of programs outside
     Python that made it (e.g. Weka and Java); ``cache`` is ``(grid cells, cells read from the
-    cache)`` of the run (:class:`credalbook.experiments.grid.CacheTally`). Full-profile results
+    cache)`` of the run (:class:`credalbook.experiments.grid.CacheTally`); ``changes`` what the rows
+    changed from the ones they replace (:func:`changes_from_stored`). Full-profile results
     are stored only from a committed tree: with uncommitted changes to the package, the data or
     the pinned environment a :class:`DirtyTreeError` names them, unless ``allow_dirty`` (the
     record then carries ``commit+dirty`` and the list of files).
@@ -92,6 +95,8 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         meta["uncommitted"] = dirty
     if software:
         meta["software"] = {str(k): str(v) for k, v in software.items()}
+    if changes is not None:
+        meta["changes_from_previous"] = changes
     if note:
         meta["note"] = note
     path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
@@ -155,6 +160,26 @@ def load_results(name: str) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+def _joined(recomputed: pd.DataFrame, stored: pd.DataFrame, name: str, keys: list[str], values: list[str],
+            how: str) -> pd.DataFrame:
+    missing_cols = [c for c in keys + values if c not in stored.columns or c not in recomputed.columns]
+    if missing_cols:
+        raise ValueError(f"columns {missing_cols} missing from the stored or recomputed table of {name!r}")
+    return recomputed[keys + values].merge(stored[keys + values], on=keys, how=how,
+                                           suffixes=("_recomputed", "_stored"), indicator=True)
+
+
+def _differs(joined: pd.DataFrame, column: str, atol: float, rtol: float) -> np.ndarray:
+    """Rows of ``joined`` whose recomputed and stored ``column`` differ: numbers beyond ``atol``/``rtol``,
+    other values unless equal or missing on both sides."""
+    recomputed_values, stored_values = joined[f"{column}_recomputed"], joined[f"{column}_stored"]
+    if pd.api.types.is_numeric_dtype(recomputed_values) and pd.api.types.is_numeric_dtype(stored_values):
+        a, b = recomputed_values.to_numpy(dtype=float), stored_values.to_numpy(dtype=float)
+        return ~np.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
+    return ~((recomputed_values.astype(str) == stored_values.astype(str))
+             | (recomputed_values.isna() & stored_values.isna())).to_numpy()
+
+
 def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str], values: list[str],
                           atol: float = 1e-9, rtol: float = 0.0) -> pd.DataFrame:
     """Check that ``recomputed`` rows equal the stored rows with the same ``keys`` (numbers within
@@ -163,28 +188,41 @@ def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str
     Returns the joined frame. Raises ``AssertionError`` naming the first differing rows, or
     when a recomputed key is absent from the stored table.
     """
-    stored = load_results(name)
-    missing_cols = [c for c in keys + values if c not in stored.columns or c not in recomputed.columns]
-    if missing_cols:
-        raise ValueError(f"columns {missing_cols} missing from the stored or recomputed table of {name!r}")
-    joined = recomputed[keys + values].merge(stored[keys + values], on=keys, how="left",
-                                             suffixes=("_recomputed", "_stored"), indicator=True)
+    joined = _joined(recomputed, load_results(name), name, keys, values, how="left")
     absent = joined[joined["_merge"] != "both"]
     if len(absent):
         raise AssertionError(f"{len(absent)} recomputed rows of {name!r} are not in the stored table, "
                              f"e.g. {absent[keys].head(3).to_dict('records')}")
     for column in values:
-        recomputed_values, stored_values = joined[f"{column}_recomputed"], joined[f"{column}_stored"]
-        if pd.api.types.is_numeric_dtype(recomputed_values) and pd.api.types.is_numeric_dtype(stored_values):
-            a, b = recomputed_values.to_numpy(dtype=float), stored_values.to_numpy(dtype=float)
-            bad = ~np.isclose(a, b, atol=atol, rtol=rtol, equal_nan=True)
-        else:  # labels and other text: equal, or missing on both sides
-            bad = ~((recomputed_values.astype(str) == stored_values.astype(str))
-                    | (recomputed_values.isna() & stored_values.isna())).to_numpy()
+        bad = _differs(joined, column, atol, rtol)
         if bad.any():
             rows = joined.loc[bad, keys + [f"{column}_recomputed", f"{column}_stored"]].head(5)
             raise AssertionError(f"{bad.sum()} rows of {name!r} differ in {column!r}:\n{rows.to_string()}")
     return joined.drop(columns="_merge")
+
+
+def changes_from_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str], values: list[str],
+                        atol: float = 1e-9, rtol: float = 0.0) -> dict:
+    """How a new full run ``recomputed`` differs from the stored rows it replaces, matched by ``keys``:
+    the previous store's commit, rows added and removed, and per column of ``values`` the rows that
+    differ (numbers beyond ``atol``/``rtol``); ``changed_rows`` counts rows with any difference.
+    :meth:`credalbook.experiments.registry.Experiment.reproduce` keeps it in the new provenance, so
+    that replacing a stored run says what it changed."""
+    stored = load_results(name)
+    if recomputed[keys].duplicated().any() or stored[keys].duplicated().any():
+        raise ValueError(f"keys {keys} do not identify the rows of {name!r}")
+    joined = _joined(recomputed, stored, name, keys, values, how="outer")
+    both = joined[joined["_merge"] == "both"]
+    differing = {column: _differs(both, column, atol, rtol) for column in values}
+    any_row = np.zeros(len(both), dtype=bool)
+    for bad in differing.values():
+        any_row |= bad
+    return {"previous_commit": provenance(name).get("commit", "unknown"),
+            "rows_added": int((joined["_merge"] == "left_only").sum()),
+            "rows_removed": int((joined["_merge"] == "right_only").sum()),
+            "changed_rows": int(any_row.sum()),
+            "changed_by_column": {column: int(bad.sum()) for column, bad in differing.items() if bad.any()},
+            "tolerance": {"atol": atol, "rtol": rtol}}
 
 
 def describe_run(profile: str, names: list[str] = ()) -> str:
