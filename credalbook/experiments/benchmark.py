@@ -121,16 +121,24 @@ def discretised_fold(X: pd.DataFrame, y: pd.Series, train: np.ndarray, test: np.
     return discretiser.transform(X.iloc[train]), discretiser.transform(X.iloc[test])
 
 
+def _fold_features(X: pd.DataFrame, y: pd.Series, train: np.ndarray, test: np.ndarray, cfs: bool):
+    """The benchmark's features of one fold, ``(X_train, X_test, n_features)``: MDL fitted on the training
+    fold (:func:`discretised_fold`), then, with ``cfs``, the attributes Weka's CFS selects there
+    (:func:`credalbook.preprocessing.weka_cfs`); ``n_features`` counts them before the selection."""
+    X_train, X_test = discretised_fold(X, y, train, test)
+    n_features = X_train.shape[1]
+    if cfs:
+        support = weka_cfs().fit(X_train, y.iloc[train]).support_
+        X_train, X_test = X_train.loc[:, support], X_test.loc[:, support]
+    return X_train, X_test, n_features
+
+
 def evaluate_fold(dataset: str, run: int, fold: int, cfs: bool, classifiers: tuple = CLASSIFIERS,
                   n_folds: int = N_FOLDS) -> pd.DataFrame:
     """Rows (one per classifier) of sums over the test instances of one fold (see the module docstring)."""
     X, y, codes = load_dataset(dataset)
     train, test = fold_indices(codes, run, fold, n_folds)
-    X_train, X_test = discretised_fold(X, y, train, test)
-    n_features = X_train.shape[1]
-    if cfs:
-        selector = weka_cfs().fit(X_train, y.iloc[train])
-        X_train, X_test = selector.transform(X_train), selector.transform(X_test)
+    X_train, X_test, n_features = _fold_features(X, y, train, test, cfs)
     rows = []
     for name in classifiers:
         start = time.perf_counter()
@@ -436,10 +444,7 @@ def lncc_readings(dataset: str, readings=("as in the benchmark",), run: int = 0,
     seconds = dict.fromkeys(chosen, 0.0)
     for fold in folds:
         train, test = fold_indices(codes, run, fold)
-        X_train, X_test = discretised_fold(X, y, train, test)
-        if cfs:
-            support = weka_cfs().fit(X_train, y.iloc[train]).support_
-            X_train, X_test = X_train.loc[:, support], X_test.loc[:, support]
+        X_train, X_test, _ = _fold_features(X, y, train, test, cfs)
         for name, options in chosen.items():
             options = dict(options)
             if options.get("max_steps") == "whole fold":
