@@ -148,15 +148,12 @@ class CredalDecisionTree(CredalClassifierMixin):
         Moral 2003, Eq. 5, for all of them at once), then numbered depth first as a recursive growth
         would number them: the splits and the fitted attributes are the same.
         """
-        from credalbook._kernels import cdt_count_tables, cdt_gains, cdt_partition
-
         self._check_params()
         Xc, yc = self._fit_discrete(X, y)
         Xc = np.ascontiguousarray(Xc)
         yc = np.ascontiguousarray(yc)
         self._m = np.maximum(self.n_values_, 1)
-        k, s = self.n_classes_, float(self.s)
-        splittable = self._m > 1
+        k = self.n_classes_
         # the nodes of the current depth: rows order[starts[i]:ends[i]], features still available
         order = np.arange(yc.size)
         starts, ends = np.zeros(1, dtype=np.int64), np.full(1, yc.size, dtype=np.int64)
@@ -167,52 +164,71 @@ class CredalDecisionTree(CredalClassifierMixin):
             segment = np.repeat(np.arange(starts.size), ends - starts)  # the nodes tile ``order``
             counts.append(np.bincount(segment * k + yc[order], minlength=starts.size * k)
                           .reshape(starts.size, k).astype(float))
-            feature = np.full(starts.size, -1, dtype=np.int64)
-            candidate = available & splittable
-            grows = candidate.any(axis=1)
             if self.max_depth is not None and depth >= self.max_depth:
-                grows[:] = False
-            nodes = np.flatnonzero(grows)
-            if nodes.size:
-                node_of, cand = np.nonzero(candidate[nodes])
-                cand_ptr = np.concatenate([[0], np.cumsum(np.bincount(node_of, minlength=nodes.size))])
-                m_max = np.maximum.reduceat(self._m[cand], cand_ptr[:-1])
-                table_ptr = np.concatenate([[0], np.cumsum(m_max[node_of])])
-                values, seen, tables, observed = cdt_count_tables(Xc, yc, order, starts[nodes], ends[nodes],
-                                                                  cand_ptr, cand, table_ptr, k)
-                children = np.zeros(values.size)  # a value without instances weighs 0 in the gain
-                children[seen] = _max_entropies(tables, s)
-                gains, best = cdt_gains(values, children, _max_entropies(observed, s), table_ptr, cand_ptr)
-                split = ~(gains[best] <= 1e-12)
-                feature[nodes[split]] = cand[best[split]]
+                feature = np.full(starts.size, -1, dtype=np.int64)
+            else:
+                feature = self._best_splits(Xc, yc, order, starts, ends, available)
             features.append(feature)
             splits = np.flatnonzero(feature >= 0)
             level_first = np.full(starts.size, -1, dtype=np.int64)
             level_children = np.zeros(starts.size, dtype=np.int64)
-            if splits.size == 0:
-                first_child.append(level_first)
-                n_children.append(level_children)
-                break
-            n_split_values = self._m[feature[splits]]
-            order, bounds = cdt_partition(Xc, order, starts[splits], ends[splits], feature[splits], n_split_values)
-            sizes = np.diff(bounds)
-            slots = np.flatnonzero(sizes)
-            parent = np.repeat(np.arange(splits.size), n_split_values)[slots]
-            per_split = np.bincount(parent, minlength=splits.size)
-            level_children[splits] = per_split
-            level_first[splits] = n_nodes + np.concatenate([[0], np.cumsum(per_split)[:-1]])
+            if splits.size:
+                order, starts, ends, parent, values = self._children(Xc, order, starts[splits], ends[splits],
+                                                                     feature[splits])
+                per_split = np.bincount(parent, minlength=splits.size)
+                level_children[splits] = per_split
+                level_first[splits] = n_nodes + np.concatenate([[0], np.cumsum(per_split)[:-1]])
+                child_values.append(values)
+                available = available[splits[parent]]
+                available[np.arange(parent.size), feature[splits[parent]]] = False
+                n_nodes += parent.size
+                depth += 1
             first_child.append(level_first)
             n_children.append(level_children)
-            child_values.append(slots - np.concatenate([[0], np.cumsum(n_split_values)[:-1]])[parent])
-            starts, ends = bounds[slots], bounds[slots + 1]
-            available = available[splits[parent]]
-            available[np.arange(slots.size), feature[splits[parent]]] = False
-            n_nodes += slots.size
-            depth += 1
+            if not splits.size:
+                break
         self._store_depth_first(np.concatenate(features), np.concatenate(counts), np.concatenate(first_child),
                                 np.concatenate(n_children),
                                 np.concatenate(child_values) if child_values else np.zeros(0, dtype=np.int64))
         return self
+
+    def _best_splits(self, Xc, yc, order, starts, ends, available) -> np.ndarray:
+        """Per node of a level (rows ``order[starts[i]:ends[i]]``): the feature of largest imprecise
+        information gain among those ``available`` with more than one value, or -1 for a leaf (no
+        such feature, or no positive gain; Abellán & Moral 2003, Eq. 5)."""
+        from credalbook._kernels import cdt_count_tables, cdt_gains
+
+        feature = np.full(starts.size, -1, dtype=np.int64)
+        candidate = available & (self._m > 1)
+        nodes = np.flatnonzero(candidate.any(axis=1))
+        if not nodes.size:
+            return feature
+        s = float(self.s)
+        node_of, cand = np.nonzero(candidate[nodes])
+        cand_ptr = np.concatenate([[0], np.cumsum(np.bincount(node_of, minlength=nodes.size))])
+        m_max = np.maximum.reduceat(self._m[cand], cand_ptr[:-1])
+        table_ptr = np.concatenate([[0], np.cumsum(m_max[node_of])])
+        values, seen, tables, observed = cdt_count_tables(Xc, yc, order, starts[nodes], ends[nodes],
+                                                          cand_ptr, cand, table_ptr, self.n_classes_)
+        children = np.zeros(values.size)  # a value without instances weighs 0 in the gain
+        children[seen] = _max_entropies(tables, s)
+        gains, best = cdt_gains(values, children, _max_entropies(observed, s), table_ptr, cand_ptr)
+        split = ~(gains[best] <= 1e-12)
+        feature[nodes[split]] = cand[best[split]]
+        return feature
+
+    def _children(self, Xc, order, starts, ends, feature):
+        """Split the nodes ``order[starts[i]:ends[i]]`` on ``feature[i]``: ``(order, starts, ends)`` of the
+        children (one per value with instances, in value order), each child's node ``parent`` (an index
+        into the split nodes) and the ``value`` that leads to it."""
+        from credalbook._kernels import cdt_partition
+
+        n_values = self._m[feature]
+        order, bounds = cdt_partition(Xc, order, starts, ends, feature, n_values)
+        slots = np.flatnonzero(np.diff(bounds))
+        parent = np.repeat(np.arange(feature.size), n_values)[slots]
+        values = slots - np.concatenate([[0], np.cumsum(n_values)[:-1]])[parent]
+        return order, bounds[slots], bounds[slots + 1], parent, values
 
     def _store_depth_first(self, feature, counts, first_child, n_children, child_value):
         """Set ``feature_``, ``children_``, ``counts_`` and ``child_of_value_`` from the nodes numbered level
