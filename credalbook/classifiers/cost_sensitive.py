@@ -11,6 +11,7 @@ import numpy as np
 
 from credalbook._validation import check_array, check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.classifiers.naive import distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.costs import check_cost_matrix
 from credalbook.discrete import MISSING
@@ -116,9 +117,9 @@ class CostSensitiveNCC(CredalClassifierMixin):
 
     def _predict_set_codes(self, codes):
         # the sets depend on an instance through its codes only: decided once per distinct row
-        distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         lower, upper = self._intervals_codes(distinct)
-        return maximality_intervals(lower, upper, self._cost())[inverse.reshape(-1)]
+        return maximality_intervals(lower, upper, self._cost())[inverse]
 
     def _scores_codes(self, codes):
         lower, upper = self._intervals_codes(codes)

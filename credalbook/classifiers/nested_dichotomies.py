@@ -35,6 +35,7 @@ import numpy as np
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.costs import check_cost_matrix, set_cost_table
+from credalbook.classifiers.naive import distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.classifiers.cost_sensitive import stacked_idm_posterior_bounds
 from credalbook.decisions import maximal_from_lower, pairwise_cost_differences
@@ -186,17 +187,6 @@ def _split_intervals(counted: dict, codes, s: float) -> dict:
     return {split: (lower[:, j, 0], upper[:, j, 0]) for j, split in enumerate(counted)}
 
 
-def _distinct_rows(codes) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of coded features and, for each row, the index of its distinct row.
-
-    A tree's credal set depends on the instance only through its feature codes; discrete data
-    repeat rows (ERA's 900 training instances have 43 distinct rows), so a prediction is made
-    once per distinct row and spread back.
-    """
-    distinct, inverse = np.unique(codes, axis=0, return_inverse=True)
-    return distinct, inverse.reshape(-1)
-
-
 def _worst_comparison(lower) -> np.ndarray:
     """(..., K) scores from pairwise lower expectations (..., K, K): class i's worst comparison min_j E̲[c_j - c_i]."""
     k = lower.shape[-1]
@@ -293,12 +283,12 @@ class NestedDichotomy(CredalClassifierMixin):
         return self._lower_expectation_codes(gains, intervals)
 
     def _predict_set_codes(self, codes):
-        distinct, inverse = _distinct_rows(codes)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         return maximal_from_lower(self._pairwise_lower(len(distinct), self._intervals(distinct)))[inverse]
 
     def _scores_codes(self, codes):
         # the class whose worst pairwise comparison is best
-        distinct, inverse = _distinct_rows(codes)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         return _worst_comparison(self._pairwise_lower(len(distinct), self._intervals(distinct)))[inverse]
 
 
@@ -342,16 +332,16 @@ class NestedDichotomyForest(CredalClassifierMixin):
         return np.array([tree._pairwise_lower(len(codes), intervals) for tree in self.estimators_])
 
     def _predict_set_codes(self, codes):
-        distinct, inverse = _distinct_rows(codes)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         return maximal_from_lower(self._tree_lowers(distinct).mean(axis=0))[inverse]
 
     def _scores_codes(self, codes):
-        distinct, inverse = _distinct_rows(codes)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         return _worst_comparison(self._tree_lowers(distinct)).mean(axis=0)[inverse]
 
     def _distinct_tree_sets(self, codes) -> tuple[np.ndarray, np.ndarray]:
         """(n_trees, m, K) maximal sets (Eq. 7) of every tree on the m distinct rows of codes, and each row's index."""
-        distinct, inverse = _distinct_rows(codes)
+        distinct, inverse = distinct_rows(codes, self.n_values_)
         lowers = self._tree_lowers(distinct)
         n_trees, m, k = lowers.shape[:3]
         return maximal_from_lower(lowers.reshape(-1, k, k)).reshape(n_trees, m, k), inverse
