@@ -9,6 +9,8 @@ One module per idea of the source papers:
 - :mod:`credalbook.costspace` — cost curves, threshold choice, Beta uncertainty (Ferri et al.);
 - :mod:`credalbook.classifiers` — NBC, NCC, LNCC, CMA, credal tree, NDC, rejection, nested dichotomies;
 - :mod:`credalbook.preprocessing` — MDL discretisation, CFS feature selection;
+- :mod:`credalbook.pipeline`, :mod:`credalbook.model_selection` — set-valued predictions through
+  Pipelines and search CVs, cross-validated sets;
 - :mod:`credalbook.theory` — the sympy derivations, with checks;
 - :mod:`credalbook.data`, :mod:`credalbook.experiments`, :mod:`credalbook.stats`,
   :mod:`credalbook.plots`, :mod:`credalbook.reference`.

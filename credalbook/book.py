@@ -42,7 +42,7 @@ __all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root",
 from credalbook.experiments.registry import PROFILES, check_profile  # noqa: E402  (the one declaration)
 STATUS_PAGE = "chapters/status"
 """The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""
-KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib", "scikit-posthocs",
+KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib",
                 "jupyter-book", "myst-nb", "sphinx", "papermill", "nbval")
 
 

@@ -63,10 +63,19 @@ class CostCurveDisplay:
         self.c, self.curves, self.losses, self.cost_lines, self.title = c, curves, losses, cost_lines, title
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, y_train=None, y_train_score=None,
-                         methods=("test-optimal", "train-optimal", "score-driven", "rate-driven"),
+    def from_predictions(cls, y_true, y_score, *, y_train=None, y_train_score=None, methods=None,
                          gammas=(np.inf, 0.0), n_grid: int = 1001, ax=None, title: str = "", plot: bool = True):
-        """From labels in {0, 1} and scores of class 1; ``train-optimal`` needs the training labels and scores."""
+        """From labels in {0, 1} and scores of class 1; ``train-optimal`` needs the training labels and scores.
+
+        ``methods`` defaults to test-optimal, score-driven and rate-driven, with train-optimal
+        added when ``y_train`` and ``y_train_score`` are given.
+        """
+        if methods is None:
+            trained = y_train is not None and y_train_score is not None
+            methods = ("test-optimal",) + (("train-optimal",) if trained else ()) + ("score-driven", "rate-driven")
+        elif "train-optimal" in methods and (y_train is None or y_train_score is None):
+            raise ValueError("method 'train-optimal' needs the training labels and scores: pass y_train and "
+                             "y_train_score (X_train and y_train to from_estimator)")
         curves, losses = {}, {}
         c = np.linspace(0.0, 1.0, n_grid)
         for method in methods:
@@ -80,7 +89,10 @@ class CostCurveDisplay:
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, X_train=None, y_train=None, **kwargs):
-        """From a fitted binary classifier's ``predict_proba`` on (X, y) (and on the training data, for train-optimal)."""
+        """From a fitted binary classifier's ``predict_proba`` on (X, y) (and on ``X_train``, ``y_train``, for train-optimal).
+
+        Without training data the default methods leave train-optimal out.
+        """
         labels, scores = _binary_scores(estimator, X, y)
         train = _binary_scores(estimator, X_train, y_train) if X_train is not None else (None, None)
         return cls.from_predictions(labels, scores, y_train=train[0], y_train_score=train[1], **kwargs)

@@ -17,13 +17,14 @@ scorers with parameters (``make_set_scorer(metric, **kwargs)`` for any set metri
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import inspect
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
 
 from credalbook import certainty, costs, costspace, metrics
-from credalbook.pipeline import predict_set
+from credalbook.pipeline import PRECISE_OPTIONS, predict_set
 
 __all__ = ["Scorer", "SCORERS", "get_scorer", "make_set_scorer", "make_probability_scorer", "make_cost_scorer",
            "make_expected_loss_scorer"]
@@ -45,7 +46,10 @@ class Scorer:
     """``scorer(estimator, X, y)``: ``sign * metric(y_indices, output(estimator, X), **kwargs)``.
 
     ``response`` is ``"set"`` (the (n, K) set matrix) or ``"proba"`` (the (n, K) probabilities);
-    ``sign`` is -1 for losses, so that greater is always better.
+    ``sign`` is -1 for losses, so that greater is always better. A set scorer reads the sets
+    through Pipelines and search CVs (nested cross-validation scores the inner model's sets);
+    ``precise`` says what to do with a classifier that has none, as in
+    :func:`credalbook.pipeline.predict_set` (by default it is an error, never a silent singleton).
     """
 
     name: str
@@ -53,13 +57,18 @@ class Scorer:
     response: str
     sign: int = 1
     kwargs: dict[str, Any] = field(default_factory=dict)
+    precise: str = "error"
+
+    def __post_init__(self):
+        if self.precise not in PRECISE_OPTIONS:
+            raise ValueError(f"precise must be one of {PRECISE_OPTIONS}, got {self.precise!r}")
 
     def __call__(self, estimator, X, y, sample_weight=None) -> float:
         if sample_weight is not None:
             raise ValueError(f"scorer {self.name!r} does not take sample weights")
         truth = class_indices(estimator, y)
         if self.response == "set":
-            output = predict_set(estimator, X)
+            output = predict_set(estimator, X, precise=self.precise)
         else:
             if not hasattr(estimator, "predict_proba"):
                 raise TypeError(f"scorer {self.name!r} needs predict_proba, which {type(estimator).__name__} lacks")
@@ -71,9 +80,12 @@ class Scorer:
 
 
 def make_set_scorer(metric: Callable, *, name: str | None = None, greater_is_better: bool = True,
-                    **kwargs) -> Scorer:
-    """A scorer of set-valued predictions: ``metric(y_true, y_set, **kwargs)`` (e.g. ``metrics.f_beta_set``, beta=2)."""
-    return Scorer(name or metric.__name__, metric, "set", 1 if greater_is_better else -1, kwargs)
+                    precise: str = "error", **kwargs) -> Scorer:
+    """A scorer of set-valued predictions: ``metric(y_true, y_set, **kwargs)`` (e.g. ``metrics.f_beta_set``, beta=2).
+
+    ``precise`` is what to do with a classifier that gives no sets (see :class:`Scorer`).
+    """
+    return Scorer(name or metric.__name__, metric, "set", 1 if greater_is_better else -1, kwargs, precise)
 
 
 def make_probability_scorer(metric: Callable, *, name: str | None = None, greater_is_better: bool = True,
@@ -82,18 +94,43 @@ def make_probability_scorer(metric: Callable, *, name: str | None = None, greate
     return Scorer(name or metric.__name__, metric, "proba", 1 if greater_is_better else -1, kwargs)
 
 
-def make_cost_scorer(cost, rule: str = "p_discounted", **params) -> Scorer:
+def make_cost_scorer(cost, rule: str = "discounted", *, precise: str = "error", **params) -> Scorer:
     """Minus the average cost of set-valued predictions under a (K, K) cost matrix (Yang et al. 2017, Eq. 4).
 
-    ``rule`` and ``params`` extend the costs to sets, as in :func:`credalbook.costs.set_costs`
-    (e.g. ``rule="p_discounted", r=0.5``).
+    ``rule`` and ``params`` extend the costs to sets, as in :func:`credalbook.costs.set_costs`:
+    the default ``"discounted"`` charges a set the mean cost of its members; say
+    ``rule="p_discounted", r=0.5`` for the p-discounted cost (Yang et al. 2017, Eq. 15). The
+    rule and its parameters are checked here, when the scorer is built, so that a missing
+    parameter is an error now rather than a NaN in every fold of a cross-validation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scorer = make_cost_scorer(1 - np.eye(3))
+    >>> scorer.name
+    'neg_discounted_cost'
+    >>> make_cost_scorer(1 - np.eye(3), "p_discounted")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule 'p_discounted' needs the parameter r (say r=0.5)
     """
     matrix = costs.check_cost_matrix(cost)
+    if rule not in costs.RULES:
+        raise ValueError(f"rule must be one of {costs.RULES}, got {rule!r}")
+    required = [name for name, parameter in inspect.signature(costs._RULES[rule]).parameters.items()
+                if name not in ("mask", "cost") and parameter.default is inspect.Parameter.empty]
+    missing = [name for name in required if name not in params]
+    if missing:
+        raise ValueError(f"rule {rule!r} needs the parameter {missing[0]} (say {missing[0]}=0.5)")
+    try:
+        costs.set_cost_table(matrix, np.ones((1, matrix.shape[0]), dtype=bool), rule, **params)
+    except TypeError as error:
+        raise ValueError(f"rule {rule!r} does not take the parameters {sorted(params)}: {error}") from None
 
     def average_cost(y_true, y_set):
         return costs.average_set_cost(matrix, y_true, y_set, rule, **params)
 
-    return Scorer(f"neg_{rule}_cost", average_cost, "set", -1)
+    return Scorer(f"neg_{rule}_cost", average_cost, "set", -1, precise=precise)
 
 
 def make_expected_loss_scorer(method: str = "score-driven", gamma: float = np.inf) -> Scorer:
@@ -133,8 +170,32 @@ SCORERS: dict[str, Scorer] = {
 """The named scorers; ``make_cost_scorer`` and ``make_expected_loss_scorer`` build the parameterised ones."""
 
 
-def get_scorer(name: str) -> Scorer:
-    """The scorer called ``name`` in :data:`SCORERS`."""
+def get_scorer(name: str, *, precise: str = "error") -> Scorer:
+    """The scorer called ``name`` in :data:`SCORERS`.
+
+    ``precise`` (set scorers only) is what to do with a classifier that gives no set-valued
+    predictions: ``"error"`` (default), ``"warn"`` or ``"singleton"`` (its prediction as a
+    singleton set, so that u65 of a precise classifier is its accuracy).
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import GridSearchCV, cross_val_score
+    >>> from sklearn.datasets import load_wine
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> from credalbook.pipeline import make_set_pipeline
+    >>> from credalbook.preprocessing import MDLDiscretizer
+    >>> X, y = load_wine(return_X_y=True)
+    >>> pipe = make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier())
+    >>> search = GridSearchCV(pipe, {"naivecredalclassifier__s": [1, 5]}, scoring=get_scorer("u65"), cv=3)
+    >>> sizes = -cross_val_score(search, X, y, cv=3, scoring=get_scorer("neg_average_set_size"))
+    >>> bool(sizes.min() >= 1.0)
+    True
+    """
     if name not in SCORERS:
         raise ValueError(f"unknown scorer {name!r}; known: {', '.join(SCORERS)}")
-    return SCORERS[name]
+    if precise not in PRECISE_OPTIONS:
+        raise ValueError(f"precise must be one of {PRECISE_OPTIONS}, got {precise!r}")
+    scorer = SCORERS[name]
+    if scorer.response != "set" or precise == scorer.precise:
+        return scorer
+    return replace(scorer, precise=precise)

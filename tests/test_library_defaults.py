@@ -1,0 +1,72 @@
+"""Issue 28, item 2: the library's defaults work as they are, and a bad argument fails when the object is built."""
+from __future__ import annotations
+
+import matplotlib
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_val_score
+
+from credalbook import costs, costspace
+from credalbook.classifiers import NaiveCredalClassifier
+from credalbook.display import CostCurveDisplay
+from credalbook.pipeline import make_set_pipeline
+from credalbook.preprocessing import MDLDiscretizer
+from credalbook.scoring import make_cost_scorer
+
+matplotlib.use("Agg")
+
+
+class TestCostScorer:
+    def test_the_default_rule_scores_every_fold(self):
+        X, y = load_wine(return_X_y=True)
+        scorer = make_cost_scorer(1 - np.eye(3))
+        scores = cross_val_score(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier()), X, y, cv=3,
+                                 scoring=scorer, error_score="raise")
+        assert np.all(np.isfinite(scores)) and np.all(scores <= 0)
+
+    def test_the_default_rule_is_the_mean_cost_of_the_members(self):
+        sets = np.array([[True, True, False], [False, False, True]])
+        truth = np.array([0, 0])
+        # {0, 1} holding 0 costs (0 + 1) / 2; {2} missing 0 costs 1
+        assert costs.average_set_cost(1 - np.eye(3), truth, sets, "discounted") == pytest.approx((0.5 + 1) / 2)
+        assert make_cost_scorer(1 - np.eye(3)).name == "neg_discounted_cost"
+
+    @pytest.mark.parametrize("rule,params,match", [
+        ("bogus", {}, "rule must be one of"),
+        ("p_discounted", {}, "rule 'p_discounted' needs the parameter r"),
+        ("ha", {}, "rule 'ha' needs the parameter delta"),
+        ("discounted", {"r": 0.5}, "rule 'discounted' does not take the parameters"),
+        ("p_discounted", {"r": 2.0}, "r"),
+    ])
+    def test_a_bad_rule_fails_when_the_scorer_is_built(self, rule, params, match):
+        with pytest.raises(ValueError, match=match):
+            make_cost_scorer(1 - np.eye(3), rule, **params)
+
+
+@pytest.fixture(scope="module")
+def model():
+    X, y = load_breast_cancer(return_X_y=True)
+    return LogisticRegression(max_iter=5000).fit(X[:300], y[:300]), X, y
+
+
+class TestCostCurveDefaults:
+    def test_from_estimator_works_without_training_data(self, model):
+        clf, X, y = model
+        display = CostCurveDisplay.from_estimator(clf, X[300:], y[300:])
+        assert {method for method, _ in display.losses} == {"test-optimal", "score-driven", "rate-driven"}
+        matplotlib.pyplot.close("all")
+
+    def test_training_data_adds_train_optimal(self, model):
+        clf, X, y = model
+        display = CostCurveDisplay.from_estimator(clf, X[300:], y[300:], X_train=X[:300], y_train=y[:300],
+                                                  plot=False)
+        expected = costspace.expected_loss(y[300:], clf.predict_proba(X[300:])[:, 1], "train-optimal", np.inf,
+                                           y_train=y[:300], s_train=clf.predict_proba(X[:300])[:, 1])
+        assert display.losses[("train-optimal", np.inf)] == pytest.approx(expected)
+
+    def test_asking_for_train_optimal_without_training_data_names_the_arguments(self, model):
+        clf, X, y = model
+        with pytest.raises(ValueError, match="pass y_train and y_train_score"):
+            CostCurveDisplay.from_estimator(clf, X, y, methods=("train-optimal",), plot=False)
