@@ -39,6 +39,7 @@ __all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root",
            "ExecutionResult", "failure_summary", "inputs_digest", "executed_copy_is_current", "execute_chapter", "execute_all", "render", "status_page",
            "warm_ledger", "build", "preview"]
 
+from credalbook._paths import repo_root  # noqa: E402  (the ground floor: no import of the book)
 from credalbook.experiments.registry import PROFILES, check_profile  # noqa: E402  (the one declaration)
 STATUS_PAGE = "chapters/status"
 """The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""
@@ -48,26 +49,6 @@ KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib
 
 class BuildError(RuntimeError):
     """A chapter failed to execute or the HTML failed to render (the message says which and where)."""
-
-
-def repo_root(root: str | os.PathLike | None = None) -> Path:
-    """The book's top folder (the one with ``_toc.yml``).
-
-    ``root`` when given, else ``$CREDALBOOK_ROOT`` when set (``credalbook --root DIR`` sets it
-    for the kernels it starts), else the checkout the package itself lives in. The current
-    folder is never searched, so a command started inside another book cannot act on it.
-    """
-    chosen = root if root is not None else os.environ.get("CREDALBOOK_ROOT")
-    if chosen is not None:
-        folder = Path(chosen).resolve()
-        if not (folder / "_toc.yml").is_file():
-            raise FileNotFoundError(f"root {folder} is not a book: it has no _toc.yml")
-        return folder
-    folder = Path(__file__).resolve().parent.parent
-    if not (folder / "_toc.yml").is_file():
-        raise FileNotFoundError("credalbook is installed without its book (no _toc.yml beside the package): "
-                                "clone the book's repository, or pass --root DIR / set CREDALBOOK_ROOT")
-    return folder
 
 
 def toc_entries(root: Path) -> list[str]:

@@ -30,7 +30,7 @@ VERDICTS = ("agrees", "differs", "missing in book", "missing in paper")
 
 
 def paper_dir() -> Path:
-    from credalbook.book import repo_root
+    from credalbook._paths import repo_root
 
     return repo_root() / "data" / "paper"
 

@@ -56,7 +56,7 @@ def cache_tally():
 
 
 def default_cache_dir() -> Path:
-    from credalbook.book import repo_root
+    from credalbook._paths import repo_root
 
     env = os.environ.get("CREDALBOOK_CACHE")
     if env:
