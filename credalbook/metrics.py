@@ -10,8 +10,11 @@ For a predicted set :math:`Y` and the actual class :math:`y`:
 - F-beta on sets (Section 9.3, del Coz & Bahamonde): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`;
 - recall on sets: :math:`\\mathbb{1}[y \\in Y]` (precision on sets is the discounted accuracy).
 
-Inputs: ``y_true`` holds class indices 0..K-1, shape (n,); ``y_set`` is the (n, K) boolean
-matrix of predicted sets (:mod:`credalbook.sets`). Per-instance scores (``*_scores``) have
+Inputs: ``y_true``, shape (n,), holds class indices 0..K-1, or labels of any kind with
+``labels=`` (the K classes in the order of the columns, as a classifier's ``classes_``);
+``y_set`` is the (n, K) boolean matrix of predicted sets (:mod:`credalbook.sets`). An empty set
+is refused unless ``empty="miss"`` (it holds no class: a miss, and size 0) or
+``empty="vacuous"`` (every class). Per-instance scores (``*_scores``) have
 shape (n,); the aggregate functions return their mean. Every function is vectorised: a
 utility is evaluated once on the K+1 values discounted accuracy can take, then looked up.
 """
@@ -21,8 +24,8 @@ from typing import Callable
 
 import numpy as np
 
-from credalbook._validation import check_array, check_labels, check_scalar
-from credalbook.sets import check_set_matrix, check_targets_and_sets, set_sizes
+from credalbook._validation import check_array, check_scalar
+from credalbook.sets import check_set_matrix, check_targets_and_sets, encode_targets, set_sizes
 
 __all__ = ["QuadraticUtility", "quadratic_utility", "discounted_accuracy_scores",
            "utility_discounted_accuracy_scores", "f_beta_set_scores", "recall_set_scores",
@@ -103,43 +106,43 @@ def _utility_table(u, n_classes: int) -> np.ndarray:
     return values
 
 
-def _hits_and_sizes(y_true, y_set) -> tuple[np.ndarray, np.ndarray, int]:
-    labels, matrix, sizes = check_targets_and_sets(y_true, y_set)
+def _hits_and_sizes(y_true, y_set, labels=None, empty="error") -> tuple[np.ndarray, np.ndarray, int]:
+    labels, matrix, sizes = check_targets_and_sets(y_true, y_set, labels=labels, empty=empty)
     hits = matrix[np.arange(labels.size), labels]
     return hits, sizes, matrix.shape[1]
 
 
-def discounted_accuracy_scores(y_true, y_set) -> np.ndarray:
+def discounted_accuracy_scores(y_true, y_set, *, labels=None, empty: str = "error") -> np.ndarray:
     """Per-instance discounted accuracy :math:`\\mathbb{1}[y \\in Y]/|Y|` (Theorem 1), shape (n,)."""
-    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
-    return hits / sizes
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set, labels, empty)
+    return np.divide(hits, sizes, out=np.zeros(sizes.shape), where=sizes > 0)
 
 
-def utility_discounted_accuracy_scores(y_true, y_set, u=0.65) -> np.ndarray:
+def utility_discounted_accuracy_scores(y_true, y_set, u=0.65, *, labels=None, empty: str = "error") -> np.ndarray:
     """Per-instance utility-discounted accuracy :math:`u(\\mathbb{1}[y \\in Y]/|Y|)`, shape (n,).
 
     ``u`` is u(0.5) of the quadratic utility (0.65 and 0.8 are the paper's u65 and u80; 0.5
     gives discounted accuracy) or a callable utility with u(0) = 0 and u(1) = 1.
     """
-    hits, sizes, n_classes = _hits_and_sizes(y_true, y_set)
+    hits, sizes, n_classes = _hits_and_sizes(y_true, y_set, labels, empty)
     table = _utility_table(u, n_classes)
     return np.where(hits, table[sizes], table[0])
 
 
-def f_beta_set_scores(y_true, y_set, beta: float = 1.0) -> np.ndarray:
+def f_beta_set_scores(y_true, y_set, beta: float = 1.0, *, labels=None, empty: str = "error") -> np.ndarray:
     """Per-instance F-beta of a set (Section 9.3): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`."""
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
-    hits, sizes, _ = _hits_and_sizes(y_true, y_set)
+    hits, sizes, _ = _hits_and_sizes(y_true, y_set, labels, empty)
     return (1.0 + beta**2) * hits / (beta**2 + sizes)
 
 
-def recall_set_scores(y_true, y_set) -> np.ndarray:
+def recall_set_scores(y_true, y_set, *, labels=None, empty: str = "error") -> np.ndarray:
     """Per-instance recall of a set: 1 when the actual class is in the set, else 0 (Section 9.3)."""
-    hits, _, _ = _hits_and_sizes(y_true, y_set)
+    hits, _, _ = _hits_and_sizes(y_true, y_set, labels, empty)
     return hits.astype(float)
 
 
-def size_hit_counts(y_true, y_set) -> np.ndarray:
+def size_hit_counts(y_true, y_set, *, labels=None, empty: str = "error") -> np.ndarray:
     """(K + 1, 2) int64: how many instances have each set size 0..K, split by whether the set holds the actual class.
 
     Every measure of this module depends on an instance only through the size of Y and 1[y ∈ Y], so each
@@ -149,14 +152,14 @@ def size_hit_counts(y_true, y_set) -> np.ndarray:
     from credalbook._kernels import size_hit_counts as count
 
     matrix = np.asarray(y_set)
-    if matrix.dtype != bool or matrix.ndim != 2 or 0 in matrix.shape:
-        matrix = check_set_matrix(matrix)  # 0/1 values become booleans; anything else raises
+    if empty != "error" or matrix.dtype != bool or matrix.ndim != 2 or 0 in matrix.shape:
+        matrix = check_set_matrix(matrix, empty=empty)  # 0/1 values become booleans; anything else raises
     matrix = np.ascontiguousarray(matrix)
-    labels = check_labels(y_true, n_classes=matrix.shape[1])
-    if labels.shape[0] != matrix.shape[0]:
-        raise ValueError(f"y_true has {labels.shape[0]} instances but y_set has {matrix.shape[0]}")
-    counts = count(matrix.view(np.uint8), labels)
-    if counts[0].any():
+    targets = encode_targets(y_true, matrix.shape[1], labels)
+    if targets.shape[0] != matrix.shape[0]:
+        raise ValueError(f"y_true has {targets.shape[0]} instances but y_set has {matrix.shape[0]}")
+    counts = count(matrix.view(np.uint8), targets)
+    if counts[0].any() and empty == "error":
         check_set_matrix(matrix)  # raises, naming the first empty set
     return counts
 
@@ -173,57 +176,66 @@ def _per_size(function, n_classes: int) -> np.ndarray:
     return np.where(sizes > 0, function(np.maximum(sizes, 1.0)), 0.0)
 
 
-def discounted_accuracy(y_true, y_set) -> float:
-    """Mean discounted accuracy (Theorem 1); equals the precision of the sets (Section 9.3)."""
-    counts = size_hit_counts(y_true, y_set)
+def discounted_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
+    """Mean discounted accuracy (Theorem 1); equals the precision of the sets (Section 9.3).
+
+    >>> discounted_accuracy(["a", "b", "c"], [[1, 0, 0], [1, 1, 0], [0, 0, 0]], labels=["a", "b", "c"], empty="miss")
+    0.5
+    """
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     return _mean(_per_size(lambda k: 1.0 / k, counts.shape[0] - 1), counts)
 
 
-def utility_discounted_accuracy(y_true, y_set, u=0.65) -> float:
-    """Mean utility-discounted accuracy :math:`\\hat E[u(h)]` (Eq. (1)); see the ``*_scores`` variant."""
-    counts = size_hit_counts(y_true, y_set)
+def utility_discounted_accuracy(y_true, y_set, u=0.65, *, labels=None, empty: str = "error") -> float:
+    """Mean utility-discounted accuracy :math:`\\hat E[u(h)]` (Eq. (1)); see the ``*_scores`` variant.
+
+    >>> round(utility_discounted_accuracy([0, 1], [[True, True], [False, True]], u=0.65), 3)
+    0.825
+    """
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     table = _utility_table(u, counts.shape[0] - 1)
     return _mean(np.r_[0.0, table[1:]], counts, miss_value=table[0])
 
 
-def f_beta_set(y_true, y_set, beta: float = 1.0) -> float:
+def f_beta_set(y_true, y_set, beta: float = 1.0, *, labels=None, empty: str = "error") -> float:
     """Mean F-beta of the predicted sets (Section 9.3)."""
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
-    counts = size_hit_counts(y_true, y_set)
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     return _mean(_per_size(lambda k: (1.0 + beta**2) / (beta**2 + k), counts.shape[0] - 1), counts)
 
 
-def recall_set(y_true, y_set) -> float:
+def recall_set(y_true, y_set, *, labels=None, empty: str = "error") -> float:
     """Fraction of predicted sets that contain the actual class."""
-    counts = size_hit_counts(y_true, y_set)
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     return _mean(_per_size(np.ones_like, counts.shape[0] - 1), counts)
 
 
-def determinacy(y_set) -> float:
-    """Fraction of determinate (single-class) predictions."""
-    return float((set_sizes(y_set) == 1).mean())
+def determinacy(y_set, *, empty: str = "error") -> float:
+    """Fraction of determinate (single-class) predictions (an empty set is not one)."""
+    return float((set_sizes(y_set, empty=empty) == 1).mean())
 
 
-def average_set_size(y_set) -> float:
-    """Mean number of predicted classes per instance."""
-    return float(set_sizes(y_set).mean())
+def average_set_size(y_set, *, empty: str = "error") -> float:
+    """Mean number of predicted classes per instance (an empty set counts 0 under ``empty="miss"``)."""
+    return float(set_sizes(y_set, empty=empty).mean())
 
 
-def single_accuracy(y_true, y_set) -> float:
+def single_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
     """Accuracy on the determinate predictions; ``nan`` when there is none (undefined, as in JNCC2)."""
-    counts = size_hit_counts(y_true, y_set)
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     determinate = counts[1].sum()
     return float(counts[1, 1] / determinate) if determinate else float("nan")
 
 
-def set_accuracy(y_true, y_set) -> float:
+def set_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
     """Fraction of indeterminate predictions containing the actual class; ``nan`` when there is none."""
-    counts = size_hit_counts(y_true, y_set)
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     indeterminate = counts[2:].sum()
     return float(counts[2:, 1].sum() / indeterminate) if indeterminate else float("nan")
 
 
-def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0) -> dict[str, float]:
+def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0, *, labels=None,
+                empty: str = "error") -> dict[str, float]:
     """Every aggregate set measure of this module from one pass over the sets (:func:`size_hit_counts`).
 
     Keys: ``discounted_accuracy``, ``u{100 u(0.5)}`` for each of ``utilities`` (u(0.5) values, e.g.
@@ -231,7 +243,7 @@ def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0) -> dict
     ``set_accuracy``; each equals the function of the same name.
     """
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
-    counts = size_hit_counts(y_true, y_set)
+    counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     n_classes, total, by_size = counts.shape[0] - 1, counts.sum(), counts.sum(axis=1)
     out = {"discounted_accuracy": _mean(_per_size(lambda k: 1.0 / k, n_classes), counts)}
     for u in utilities:
@@ -246,7 +258,7 @@ def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0) -> dict
     return out
 
 
-def certainty_equivalent(y_true, y_set, u=0.65) -> float:
+def certainty_equivalent(y_true, y_set, u=0.65, *, labels=None, empty: str = "error") -> float:
     r"""The certainty equivalent :math:`u^{-1}(\hat E[u(h)])` (Section 5): the *sure*
     discounted-accuracy reward valued the same as the classifier's uncertain one.
 
@@ -258,7 +270,7 @@ def certainty_equivalent(y_true, y_set, u=0.65) -> float:
     """
     from scipy.optimize import brentq  # imported on first use: scipy.optimize is slow to import
 
-    value = utility_discounted_accuracy(y_true, y_set, u)
+    value = utility_discounted_accuracy(y_true, y_set, u, labels=labels, empty=empty)
     if abs(value - 1.0) <= 1e-12:
         return 1.0
     utility = quadratic_utility(u) if not callable(u) else u

@@ -41,6 +41,16 @@ def class_indices(estimator, y) -> np.ndarray:
     return np.array([index[v] for v in labels], dtype=np.int64)
 
 
+def _set_targets(estimator, y, unseen: str) -> tuple[np.ndarray, bool]:
+    """Indices of ``y`` in ``classes_``, a label it does not know mapped to K (an extra, never predicted class)."""
+    if unseen == "error":
+        return class_indices(estimator, y), False
+    classes = np.asarray(getattr(estimator, "classes_")).tolist()
+    index = {label: k for k, label in enumerate(classes)}
+    truth = np.array([index.get(v, len(classes)) for v in np.asarray(y).tolist()], dtype=np.int64)
+    return truth, bool((truth == len(classes)).any())
+
+
 @dataclass(frozen=True)
 class Scorer:
     """``scorer(estimator, X, y)``: ``sign * metric(y_indices, output(estimator, X), **kwargs)``.
@@ -50,6 +60,9 @@ class Scorer:
     through Pipelines and search CVs (nested cross-validation scores the inner model's sets);
     ``precise`` says what to do with a classifier that has none, as in
     :func:`credalbook.pipeline.predict_set` (by default it is an error, never a silent singleton).
+    A test label the fitted model never saw (a class absent from a training fold) counts as a
+    miss of every set when ``unseen="miss"`` (the default, as scikit-learn's scorers count it);
+    ``unseen="error"`` refuses it (the cost scorers, whose matrix has no row for it).
     """
 
     name: str
@@ -58,22 +71,27 @@ class Scorer:
     sign: int = 1
     kwargs: dict[str, Any] = field(default_factory=dict)
     precise: str = "error"
+    unseen: str = "miss"
 
     def __post_init__(self):
         if self.precise not in PRECISE_OPTIONS:
             raise ValueError(f"precise must be one of {PRECISE_OPTIONS}, got {self.precise!r}")
+        if self.unseen not in ("miss", "error"):
+            raise ValueError(f"unseen must be 'miss' or 'error', got {self.unseen!r}")
 
     def __call__(self, estimator, X, y, sample_weight=None) -> float:
         if sample_weight is not None:
             raise ValueError(f"scorer {self.name!r} does not take sample weights")
-        truth = class_indices(estimator, y)
         if self.response == "set":
             output = predict_set(estimator, X, precise=self.precise)
-        else:
-            if not hasattr(estimator, "predict_proba"):
-                raise TypeError(f"scorer {self.name!r} needs predict_proba, which {type(estimator).__name__} lacks")
-            output = estimator.predict_proba(X)
-        return self.sign * float(self.metric(truth, output, **self.kwargs))
+            truth, unseen = _set_targets(estimator, y, self.unseen)
+            if unseen:  # a class the model never saw is in no predicted set: a miss, as scikit-learn's scorers count it
+                output = np.hstack([output, np.zeros((output.shape[0], 1), dtype=bool)])
+            return self.sign * float(self.metric(truth, output, **self.kwargs))
+        if not hasattr(estimator, "predict_proba"):
+            raise TypeError(f"scorer {self.name!r} needs predict_proba, which {type(estimator).__name__} lacks")
+        truth = class_indices(estimator, y)
+        return self.sign * float(self.metric(truth, estimator.predict_proba(X), **self.kwargs))
 
     def __repr__(self) -> str:
         return f"Scorer({self.name!r})"
@@ -130,7 +148,7 @@ def make_cost_scorer(cost, rule: str = "discounted", *, precise: str = "error", 
     def average_cost(y_true, y_set):
         return costs.average_set_cost(matrix, y_true, y_set, rule, **params)
 
-    return Scorer(f"neg_{rule}_cost", average_cost, "set", -1, precise=precise)
+    return Scorer(f"neg_{rule}_cost", average_cost, "set", -1, precise=precise, unseen="error")
 
 
 def make_expected_loss_scorer(method: str = "score-driven", gamma: float = np.inf) -> Scorer:

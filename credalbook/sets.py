@@ -3,7 +3,13 @@
 Row ``i`` of a set matrix is the indicator of the classes predicted for instance ``i``:
 ``Y[i, k]`` is ``True`` when class ``k`` belongs to the predicted set. A determinate
 prediction is a row with a single ``True``; the vacuous prediction is a row of ``True``.
-Empty rows are not predictions and are rejected.
+Empty rows are refused unless an ``empty`` policy says how to read them (:data:`EMPTY_POLICIES`):
+``"miss"`` keeps an empty set as a prediction that holds no class (what conformal predictors such as
+MAPIE return, scored as a miss), ``"vacuous"`` reads it as the set of every class.
+
+``y_true`` holds class indices 0..K-1 by default; with ``labels`` (the K class labels in the
+order of the matrix's columns, as a classifier's ``classes_``) it holds labels of any kind, as
+scikit-learn's metrics take them.
 """
 from __future__ import annotations
 
@@ -13,8 +19,11 @@ import numpy as np
 
 from credalbook._validation import check_labels
 
-__all__ = ["row_counts", "check_set_matrix", "check_targets_and_sets", "set_sizes", "sets_from_lists",
-           "sets_to_lists", "singleton_sets", "vacuous_sets"]
+__all__ = ["EMPTY_POLICIES", "row_counts", "check_set_matrix", "check_targets_and_sets", "encode_targets",
+           "set_sizes", "sets_from_lists", "sets_to_lists", "singleton_sets", "vacuous_sets"]
+
+#: how an empty predicted set is read: refused, a miss holding no class, or every class
+EMPTY_POLICIES = ("error", "miss", "vacuous")
 
 
 def row_counts(matrix: np.ndarray) -> np.ndarray:
@@ -27,7 +36,10 @@ def row_counts(matrix: np.ndarray) -> np.ndarray:
     return out
 
 
-def _checked_sets_and_sizes(y_set, name: str, n_classes: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _checked_sets_and_sizes(y_set, name: str, n_classes: int | None,
+                            empty: str = "error") -> tuple[np.ndarray, np.ndarray]:
+    if empty not in EMPTY_POLICIES:
+        raise ValueError(f"empty must be one of {EMPTY_POLICIES}, got {empty!r}")
     raw = np.asarray(y_set)
     if raw.ndim != 2:
         raise ValueError(f"{name} must be an (n, K) boolean matrix of predicted sets, got shape {raw.shape}")
@@ -44,38 +56,81 @@ def _checked_sets_and_sizes(y_set, name: str, n_classes: int | None) -> tuple[np
             raise ValueError(f"{name} must hold booleans or 0/1 values")
         matrix = raw.astype(bool)
     sizes = row_counts(matrix)
-    empty = np.flatnonzero(sizes == 0)
-    if empty.size:
-        raise ValueError(f"{name} has {empty.size} empty predicted sets (first at row {empty[0]}): "
-                         "a set-valued prediction must contain at least one class")
+    empty_rows = np.flatnonzero(sizes == 0)
+    if empty_rows.size and empty == "error":
+        raise ValueError(f"{name} has {empty_rows.size} empty predicted sets (first at row {empty_rows[0]}): a "
+                         "set-valued prediction must contain at least one class; pass empty='miss' to score an "
+                         "empty set as a miss (conformal sets) or empty='vacuous' to read it as every class")
+    if empty_rows.size and empty == "vacuous":
+        matrix = matrix.copy()
+        matrix[empty_rows] = True
+        sizes = sizes.copy()
+        sizes[empty_rows] = matrix.shape[1]
     return matrix, sizes
 
 
-def check_set_matrix(y_set, name: str = "y_set", n_classes: int | None = None) -> np.ndarray:
+def check_set_matrix(y_set, name: str = "y_set", n_classes: int | None = None, *, empty: str = "error") -> np.ndarray:
     """Validate a set-valued prediction matrix and return it as an (n, K) ``bool`` array.
 
     Accepts booleans or 0/1 integers. Raises ``ValueError`` for a wrong number of dimensions,
     no instance, a number of columns other than ``n_classes``, entries other than 0/1, or an
-    empty predicted set.
+    empty predicted set unless ``empty`` is ``"miss"`` (kept) or ``"vacuous"`` (every class).
     """
-    return _checked_sets_and_sizes(y_set, name, n_classes)[0]
+    return _checked_sets_and_sizes(y_set, name, n_classes, empty)[0]
 
 
-def check_targets_and_sets(y_true, y_set) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate (class indices, set matrix) with the same number of instances.
+def encode_targets(y_true, n_classes: int, labels=None, name: str = "y_true") -> np.ndarray:
+    """Class indices (n,) of ``y_true``: indices 0..K-1 as given, or labels looked up in ``labels``.
 
-    Returns the labels (n,), the boolean matrix (n, K) and the set sizes (n,).
+    ``labels`` is the sequence of the K class labels in column order (a classifier's
+    ``classes_``); a label of ``y_true`` that is not among them is an error naming it.
+
+    >>> encode_targets(["b", "a", "b"], 2, labels=["a", "b"]).tolist()
+    [1, 0, 1]
     """
-    matrix, sizes = _checked_sets_and_sizes(y_set, "y_set", None)
-    labels = check_labels(y_true, n_classes=matrix.shape[1])
-    if labels.shape[0] != matrix.shape[0]:
-        raise ValueError(f"y_true has {labels.shape[0]} instances but y_set has {matrix.shape[0]}")
-    return labels, matrix, sizes
+    if labels is None:
+        raw = np.asarray(y_true)
+        if raw.ndim == 1 and raw.size and (raw.dtype.kind in "bOUS"):
+            raise ValueError(f"{name} holds labels of dtype {raw.dtype}: pass labels=, the {n_classes} classes in the "
+                             f"order of the set matrix's columns (a classifier's classes_)")
+        if raw.ndim == 1 and raw.size and raw.dtype.kind in "iu" and raw.max() == n_classes and raw.min() >= 1:
+            raise ValueError(f"{name} holds labels 1..{n_classes}, not class indices 0..{n_classes - 1}: pass "
+                             f"labels=, the classes in the order of the set matrix's columns")
+        return check_labels(y_true, n_classes=n_classes, name=name)
+    classes = [v.item() if isinstance(v, np.generic) else v for v in np.asarray(labels, dtype=object).ravel()]
+    if len(classes) != n_classes:
+        raise ValueError(f"labels has {len(classes)} classes but the set matrix has {n_classes} columns")
+    if len(set(classes)) != len(classes):
+        raise ValueError("labels holds a class twice")
+    position = {label: k for k, label in enumerate(classes)}
+    raw = np.asarray(y_true, dtype=object)
+    if raw.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got shape {raw.shape}")
+    if raw.size == 0:
+        raise ValueError(f"{name} is empty: at least one instance is needed")
+    values = [v.item() if isinstance(v, np.generic) else v for v in raw.tolist()]
+    unknown = [v for v in values if v not in position]
+    if unknown:
+        raise ValueError(f"{name} holds {unknown[0]!r}, which is not one of labels {classes}")
+    return np.array([position[v] for v in values], dtype=np.int64)
 
 
-def set_sizes(y_set) -> np.ndarray:
-    """Number of predicted classes per instance, shape (n,)."""
-    return _checked_sets_and_sizes(y_set, "y_set", None)[1]
+def check_targets_and_sets(y_true, y_set, *, labels=None, empty: str = "error") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate (targets, set matrix) with the same number of instances.
+
+    Returns the class indices (n,), the boolean matrix (n, K) and the set sizes (n,);
+    ``labels`` and ``empty`` as in :func:`encode_targets` and :func:`check_set_matrix`.
+    """
+    matrix, sizes = _checked_sets_and_sizes(y_set, "y_set", None, empty)
+    targets = encode_targets(y_true, matrix.shape[1], labels)
+    if targets.shape[0] != matrix.shape[0]:
+        raise ValueError(f"y_true has {targets.shape[0]} instances but y_set has {matrix.shape[0]}")
+    return targets, matrix, sizes
+
+
+def set_sizes(y_set, *, empty: str = "error") -> np.ndarray:
+    """Number of predicted classes per instance, shape (n,) (an empty set counts 0 under ``empty="miss"``)."""
+    return _checked_sets_and_sizes(y_set, "y_set", None, empty)[1]
 
 
 def sets_from_lists(sets: Iterable[Iterable], classes: Sequence | int) -> np.ndarray:

@@ -70,3 +70,61 @@ class TestCostCurveDefaults:
         clf, X, y = model
         with pytest.raises(ValueError, match="pass y_train and y_train_score"):
             CostCurveDisplay.from_estimator(clf, X, y, methods=("train-optimal",), plot=False)
+
+
+class TestLabelsAndEmptySets:
+    """Issue 28, item 4: the set metrics take labels as scikit-learn's do and have an empty-set policy."""
+
+    SETS = np.array([[True, False, False], [True, True, False], [False, False, False], [False, True, True]])
+
+    def test_labels_of_any_kind_equal_the_indices(self):
+        from credalbook import metrics
+        sets = np.array([[True, False, False], [True, True, False], [False, False, True]])
+        for labels, truth in ((["x", "y", "z"], ["x", "y", "y"]), ([1, 2, 3], [1, 2, 2]), ([False, True, None],
+                                                                                           [False, True, True])):
+            assert metrics.utility_discounted_accuracy(truth, sets, labels=labels) == pytest.approx(
+                metrics.utility_discounted_accuracy([0, 1, 1], sets))
+
+    @pytest.mark.parametrize("truth,match", [
+        (["a", "b", "c", "a"], "pass labels="),
+        ([1, 2, 3, 3], "holds labels 1..3, not class indices 0..2"),
+    ])
+    def test_labels_without_labels_argument_say_what_to_pass(self, truth, match):
+        from credalbook import metrics
+        with pytest.raises(ValueError, match=match):
+            metrics.discounted_accuracy(truth, self.SETS, empty="miss")
+
+    def test_an_unknown_label_is_named(self):
+        from credalbook import metrics
+        with pytest.raises(ValueError, match="holds 'q', which is not one of labels"):
+            metrics.recall_set(["a", "q", "a", "b"], self.SETS, labels=["a", "b", "c"], empty="miss")
+
+    def test_empty_sets_under_each_policy(self):
+        from credalbook import metrics
+        truth = [0, 1, 2, 2]
+        with pytest.raises(ValueError, match="pass empty='miss'"):
+            metrics.discounted_accuracy(truth, self.SETS)
+        # miss: the empty set scores 0 and has size 0; vacuous: it is {0, 1, 2} and holds class 2
+        assert metrics.discounted_accuracy(truth, self.SETS, empty="miss") == pytest.approx((1 + 0.5 + 0 + 0.5) / 4)
+        assert metrics.discounted_accuracy(truth, self.SETS, empty="vacuous") == pytest.approx(
+            (1 + 0.5 + 1 / 3 + 0.5) / 4)
+        assert metrics.average_set_size(self.SETS, empty="miss") == pytest.approx((1 + 2 + 0 + 2) / 4)
+        assert metrics.determinacy(self.SETS, empty="vacuous") == pytest.approx(0.25)
+        scores = metrics.discounted_accuracy_scores(truth, self.SETS, empty="miss")
+        np.testing.assert_allclose(scores, [1, 0.5, 0, 0.5])
+        assert metrics.set_metrics(truth, self.SETS, empty="miss")["u65"] == pytest.approx(
+            metrics.utility_discounted_accuracy(truth, self.SETS, empty="miss"))
+        with pytest.raises(ValueError, match="empty must be one of"):
+            metrics.recall_set(truth, self.SETS, empty="top")
+
+    def test_a_class_unseen_in_training_counts_as_a_miss_in_the_scorer(self):
+        from credalbook.scoring import get_scorer
+        X = np.array([[0], [1], [0], [1], [2], [2]])
+        model = NaiveCredalClassifier().fit(X, ["a", "b", "a", "b", "a", "b"])
+        truth = np.array(["a", "b", "a", "c", "a", "b"])  # "c" never seen in training
+        sets = model.predict_set(X)
+        known = np.array([0, 1, 0, 3, 0, 1])
+        expected = (sum(sets[i, k] / sets[i].sum() for i, k in enumerate(known) if k < 2)) / 6
+        assert get_scorer("discounted_accuracy")(model, X, truth) == pytest.approx(expected)
+        with pytest.raises(ValueError, match="label 'c' is not one of the estimator's classes"):
+            make_cost_scorer(1 - np.eye(2))(model, X, truth)

@@ -74,8 +74,12 @@ def test_a_set_scorer_of_any_metric_with_parameters():
 
 class TestBadInput:
     def test_unknown_label(self):
+        # a set scorer counts a class the model never saw as a miss (scikit-learn's convention); a probability
+        # scorer cannot score it and says so
+        assert get_scorer("recall_set" if "recall_set" in SCORERS else "discounted_accuracy")(
+            Fixed(), None, np.array(["a", "b", "z", "a"])) == pytest.approx((1 + 0.5 + 0 + 1 / 3) / 4)
         with pytest.raises(ValueError, match="label 'z' is not one of the estimator's classes"):
-            get_scorer("u65")(Fixed(), None, np.array(["a", "b", "z", "a"]))
+            get_scorer("imcp")(Fixed(), None, np.array(["a", "b", "z", "a"]))
 
     def test_unknown_scorer(self):
         with pytest.raises(ValueError, match="unknown scorer 'u99'; known: discounted_accuracy"):
