@@ -41,7 +41,7 @@ from credalbook._validation import check_array, check_consistent_length, check_l
 __all__ = ["METHODS", "CostLines", "cost_lines", "loss", "ThresholdSelection", "c_quadrature",
            "threshold_selection", "expected_cost_curve", "expected_loss", "cost_curve",
            "monte_carlo_cost_curve", "monte_carlo_loss", "brier_score", "mean_absolute_error", "auc", "pav_calibrate",
-           "brier_decomposition"]
+           "brier_decomposition", "deployment_threshold"]
 
 #: The threshold choice methods of Ferri et al. (2019), Sect. 4.
 METHODS = ("test-optimal", "train-optimal", "score-driven", "rate-driven", "score-uniform", "rate-uniform")
@@ -717,3 +717,80 @@ def brier_decomposition(y, s, *, convexify: bool = False) -> dict:
     sbar = np.bincount(inverse, weights=scores) / counts
     cl = float(np.sum(counts * (sbar - ybar) ** 2) / n)
     return {"BS": bs, "CL": cl, "RL": rl}
+
+
+# ----------------------------------------------------------------------------------------------
+# deploying a classifier at a cost proportion
+
+def deployment_threshold(y, score, c, *, pos_label=1, method: str = "optimal") -> float:
+    """The threshold to deploy at cost proportion ``c``: predict ``pos_label`` when ``score >= t``.
+
+    ``score`` is the score of the positive class (``predict_proba(X)[:, k]`` with
+    ``classes_[k] == pos_label``) on a sample with labels ``y`` (any two labels, as
+    scikit-learn's metrics take them); ``c`` is the cost of missing a positive relative to the
+    two error costs, c = c_FN / (c_FN + c_FP) (Ferri, Hernández-Orallo & Flach 2019, Sect. 4,
+    with the positive class as their class 0). ``method``:
+
+    - ``"optimal"``: the threshold of least loss Q(t; c) (Eq. 3) on this sample, midway between
+      two distinct scores; on training data this is their train-optimal method;
+    - ``"score-driven"``: t = 1 − c, for calibrated probabilities (Definition 4);
+    - ``"rate-driven"``: the score above which a share ``c`` of the sample is predicted positive
+      (Definition 5, without the randomisation inside a tied group: ties are all predicted positive).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Two classes, one of them ``pos_label``.
+    score : array-like of shape (n,)
+        Scores of the positive class (probabilities for ``"score-driven"``).
+    c : float in [0, 1]
+        The cost proportion.
+    pos_label : label, default 1
+        The positive class.
+    method : {"optimal", "score-driven", "rate-driven"}
+
+    Returns
+    -------
+    float
+        ``t``; ``-inf`` predicts every instance positive, ``inf`` none.
+
+    Examples
+    --------
+    >>> y = ["spam", "ham", "spam", "ham", "ham"]
+    >>> p_spam = [0.9, 0.4, 0.7, 0.2, 0.6]
+    >>> round(deployment_threshold(y, p_spam, 0.5, pos_label="spam"), 6)  # between 0.7 (spam) and 0.6 (ham)
+    0.65
+    >>> round(deployment_threshold(y, p_spam, 0.8, pos_label="spam", method="score-driven"), 6)
+    0.2
+    """
+    methods = ("optimal", "score-driven", "rate-driven")
+    if method not in methods:
+        raise ValueError(f"method must be one of {methods}, got {method!r}")
+    check_scalar(c, "c", low=0.0, high=1.0)
+    raw = np.asarray(y, dtype=object)
+    if raw.ndim != 1:
+        raise ValueError(f"y must be 1-dimensional, got shape {raw.shape}")
+    values = [v.item() if isinstance(v, np.generic) else v for v in raw.tolist()]
+    kinds = set(values)
+    if pos_label not in kinds:
+        raise ValueError(f"pos_label {pos_label!r} is not a label of y (labels: {sorted(map(str, kinds))})")
+    if len(kinds) != 2:
+        raise ValueError(f"y must hold exactly two classes, got {len(kinds)}")
+    labels = np.array([0 if v == pos_label else 1 for v in values])  # the paper's class 0 is the positive class
+    positive = check_array(score, "score", ndim=1)
+    check_consistent_length(("y", labels), ("score", positive))
+    if method == "score-driven":
+        if positive.min() < 0.0 or positive.max() > 1.0:
+            raise ValueError("score must hold probabilities in [0, 1] for score-driven thresholds, got range "
+                             f"[{positive.min():.6g}, {positive.max():.6g}]")
+        return float(1.0 - c)
+    if method == "rate-driven":
+        ordered = np.sort(positive)[::-1]
+        k = int(np.ceil(c * ordered.size - 1e-12))
+        return float(ordered[k - 1]) if k > 0 else float(np.inf)
+    lines = _cost_lines(labels, -positive)  # class 0 predicted for -score <= t, i.e. score >= -t
+    j = int(np.argmin(lines.height(np.array([float(c)]))[0]))
+    u = lines.scores
+    cuts = np.concatenate([[-np.inf], (u[:-1] + u[1:]) / 2, [np.inf]])
+    return float(-cuts[j])
+

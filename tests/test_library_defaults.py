@@ -128,3 +128,45 @@ class TestLabelsAndEmptySets:
         assert get_scorer("discounted_accuracy")(model, X, truth) == pytest.approx(expected)
         with pytest.raises(ValueError, match="label 'c' is not one of the estimator's classes"):
             make_cost_scorer(1 - np.eye(2))(model, X, truth)
+
+
+class TestDeploymentThreshold:
+    """Issue 28, item 5: the threshold to deploy at cost proportion c, with the positive class named."""
+
+    rng = np.random.default_rng(3)
+    y = rng.choice(np.array(["neg", "pos"]), size=60, p=[0.6, 0.4])
+    score = np.clip(np.where(y == "pos", 0.62, 0.38) + 0.25 * rng.normal(size=60), 0, 1).round(2)
+
+    @pytest.mark.parametrize("c", [0.0, 0.1, 0.35, 0.5, 0.8, 1.0])
+    def test_optimal_is_the_least_loss_over_every_cut(self, c):
+        t = costspace.deployment_threshold(self.y, self.score, c, pos_label="pos")
+        predicted = self.score >= t
+        cost = lambda pred: (c * ((self.y == "pos") & ~pred).sum() + (1 - c) * ((self.y == "neg") & pred).sum())
+        candidates = np.concatenate([[-np.inf, np.inf], np.unique(self.score)])
+        assert cost(predicted) == pytest.approx(min(cost(self.score >= u) for u in candidates))
+        # the same loss as Ferri et al.'s Q(t; c) with the positive class as their class 0
+        paper = costspace.loss((self.y == "neg").astype(int), 1 - self.score, np.clip(1 - t, -1.0, 2.0), c)
+        assert paper == pytest.approx(2 * cost(predicted) / len(self.y))
+
+    def test_rate_driven_predicts_the_share_c_positive(self):
+        scores = np.arange(20) / 20
+        labels = np.array([0, 1] * 10)
+        for c in (0.1, 0.25, 0.5, 0.95):
+            t = costspace.deployment_threshold(labels, scores, c, method="rate-driven")
+            assert (scores >= t).mean() == pytest.approx(c)
+        assert costspace.deployment_threshold(labels, scores, 0.0, method="rate-driven") == np.inf
+
+    def test_the_positive_class_is_named_not_assumed(self):
+        flipped = costspace.deployment_threshold(self.y, 1 - self.score, 0.3, pos_label="neg")
+        direct = costspace.deployment_threshold(self.y, self.score, 0.7, pos_label="pos")
+        assert ((1 - self.score) >= flipped).sum() == (self.score < direct).sum()
+
+    @pytest.mark.parametrize("kwargs,match", [
+        ({"pos_label": "yes"}, "pos_label 'yes' is not a label of y"),
+        ({"pos_label": "pos", "method": "best"}, "method must be one of"),
+        ({"pos_label": "pos", "c": 1.5}, "c"),
+    ])
+    def test_bad_arguments(self, kwargs, match):
+        arguments = {"c": 0.5, **kwargs}
+        with pytest.raises(ValueError, match=match):
+            costspace.deployment_threshold(self.y, self.score, **arguments)
