@@ -95,7 +95,11 @@ def reachable_intervals(lower, upper) -> tuple[np.ndarray, np.ndarray]:
 def lower_probability(lower, upper, event) -> np.ndarray:
     """P̲(A) = max(Σ_A l, 1 - Σ_{A^c} u) of an event (boolean (K,) or (n, K)) for reachable intervals."""
     lower, upper = reachable_intervals(lower, upper)
-    event = np.broadcast_to(np.asarray(event, dtype=bool), lower.shape)
+    event = np.asarray(event)
+    if event.dtype != bool or event.shape not in ((lower.shape[1],), lower.shape):
+        raise ValueError(f"event must be a boolean ({lower.shape[1]},) or {lower.shape} array, got dtype {event.dtype} "
+                         f"and shape {event.shape}")
+    event = np.broadcast_to(event, lower.shape)
     return np.maximum(np.where(event, lower, 0).sum(axis=1), 1.0 - np.where(event, 0, upper).sum(axis=1))
 
 
@@ -203,6 +207,9 @@ def interval_dominance(lower, upper, *, ties_dominate: bool = False) -> np.ndarr
 
 def maximal_from_lower(lower_gains: np.ndarray) -> np.ndarray:
     """Eq. (7): classes j with no i such that E̲[c_j - c_i] > 0, from an (n, K, K) array of those lower expectations."""
+    lower_gains = check_array(lower_gains, "lower_gains", ndim=3)
+    if lower_gains.shape[1] != lower_gains.shape[2]:
+        raise ValueError(f"lower_gains must have shape (n, K, K), got {lower_gains.shape}")
     return undominated((lower_gains > TOL) & ~np.eye(lower_gains.shape[1], dtype=bool)[None])
 
 
@@ -211,6 +218,9 @@ def maximality(lower_expectation: Callable[[np.ndarray], np.ndarray], cost, n: i
 
     ``lower_expectation(f)`` maps gains of shape (n, K, K, K) (instance, i, j, truth) to (n, K, K).
     """
+    if not callable(lower_expectation):
+        raise TypeError(f"lower_expectation must be callable, got {type(lower_expectation).__name__}")
+    check_scalar(n, "n", low=1)
     differences = pairwise_cost_differences(cost)
     gains = np.broadcast_to(differences[None], (n,) + differences.shape)
     return maximal_from_lower(lower_expectation(gains))

@@ -73,7 +73,7 @@ def cross_val_predict_set(estimator, X, y, *, cv=None, groups=None, n_jobs=None,
     >>> bool(sets.any(axis=1).all())
     True
     """
-    if not is_classifier(estimator):
+    if not hasattr(estimator, "fit") or not is_classifier(estimator):
         raise TypeError(f"estimator must be a classifier, got {type(estimator).__name__}")
     if precise not in PRECISE_OPTIONS:
         raise ValueError(f"precise must be one of {PRECISE_OPTIONS}, got {precise!r}")

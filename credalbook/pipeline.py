@@ -62,6 +62,8 @@ class SetPipeline(Pipeline):
 
 def make_set_pipeline(*steps, memory=None, transform_input=None, verbose: bool = False) -> SetPipeline:
     """A :class:`SetPipeline` of ``steps``, named automatically (as :func:`~sklearn.pipeline.make_pipeline`)."""
+    if not steps:
+        raise ValueError("steps is empty: make_set_pipeline needs at least one estimator")
     plain = make_pipeline(*steps, memory=memory, transform_input=transform_input, verbose=verbose)
     return SetPipeline(plain.steps, memory=memory, transform_input=transform_input, verbose=verbose)
 

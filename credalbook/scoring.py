@@ -97,18 +97,26 @@ class Scorer:
         return f"Scorer({self.name!r})"
 
 
+def _check_metric(metric) -> None:
+    if not callable(metric):
+        raise TypeError(f"metric must be a callable metric(y_true, output), got {metric!r} (for a named scorer use "
+                        f"get_scorer)")
+
+
 def make_set_scorer(metric: Callable, *, name: str | None = None, greater_is_better: bool = True,
                     precise: str = "error", **kwargs) -> Scorer:
     """A scorer of set-valued predictions: ``metric(y_true, y_set, **kwargs)`` (e.g. ``metrics.f_beta_set``, beta=2).
 
     ``precise`` is what to do with a classifier that gives no sets (see :class:`Scorer`).
     """
+    _check_metric(metric)
     return Scorer(name or metric.__name__, metric, "set", 1 if greater_is_better else -1, kwargs, precise)
 
 
 def make_probability_scorer(metric: Callable, *, name: str | None = None, greater_is_better: bool = True,
                             **kwargs) -> Scorer:
     """A scorer of probabilities: ``metric(y_true, proba, **kwargs)`` (e.g. ``certainty.certainty_ratio``)."""
+    _check_metric(metric)
     return Scorer(name or metric.__name__, metric, "proba", 1 if greater_is_better else -1, kwargs)
 
 

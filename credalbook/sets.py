@@ -31,6 +31,10 @@ def row_counts(matrix: np.ndarray) -> np.ndarray:
     (``credalbook._kernels.row_sizes``)."""
     from credalbook._kernels import row_sizes
 
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.dtype != bool:
+        raise ValueError(f"matrix must be a 2-dimensional boolean matrix, got shape {matrix.shape} and dtype "
+                         f"{matrix.dtype}")
     out = np.empty(matrix.shape[0], dtype=np.int64)
     row_sizes(np.ascontiguousarray(matrix).view(np.uint8), out)
     return out

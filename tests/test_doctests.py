@@ -7,15 +7,9 @@ import importlib
 import matplotlib
 import pytest
 
+from credalbook._library import LIBRARY_MODULES
+
 matplotlib.use("Agg")
-
-#: the modules a user of the package imports (the book's build, ledger, experiments and theory are not here)
-LIBRARY_MODULES = ("credalbook.sets", "credalbook.metrics", "credalbook.costs", "credalbook.certainty",
-                   "credalbook.costspace", "credalbook.decisions", "credalbook.risk_aversion", "credalbook.lenses",
-                   "credalbook.stats", "credalbook.scoring", "credalbook.pipeline", "credalbook.model_selection",
-                   "credalbook.preprocessing", "credalbook.discrete", "credalbook.display", "credalbook.data",
-                   "credalbook.classifiers")
-
 
 @pytest.mark.parametrize("name", LIBRARY_MODULES)
 def test_the_examples_of_the_module_run(name):
