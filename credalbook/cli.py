@@ -5,6 +5,7 @@ import argparse
 import ast
 import os
 import platform
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -13,6 +14,32 @@ from pathlib import Path
 from credalbook.experiments.registry import PROFILES
 
 __all__ = ["build_parser", "main"]
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1 (a usage error otherwise, before any work)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}") from None
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
+    return value
+
+
+class ClusterError(RuntimeError):
+    """The cluster named by ``--scheduler`` could not be reached (the message says what to check)."""
 
 
 def _parse_value(text: str):
@@ -79,6 +106,16 @@ def _cmd_fetch(args) -> int:
             table = table[table["group"] == args.group]
         targets = list(table.drop_duplicates("files")[["name", "group"]].itertuples(index=False, name=None))
     else:
+        unknown = []
+        for name in args.names:  # every name checked before any download
+            try:
+                data._entry(name, args.group)
+            except data.DatasetNotFoundError:
+                unknown.append(name)
+        if unknown:
+            where = f" in group {args.group!r}" if args.group else ""
+            raise ValueError(f"no dataset named {', '.join(map(repr, unknown))}{where}: nothing fetched "
+                             "(`credalbook datasets` lists the names)")
         targets = [(name, args.group) for name in args.names]
     failures = 0
     for name, group in targets:
@@ -144,26 +181,62 @@ def _cmd_preview(args) -> int:
     return 0
 
 
+def _check_cluster(backend: str, scheduler: str | None) -> None:
+    """Check ``--backend`` / ``--scheduler`` before any work: the backend's package and the address's form."""
+    if scheduler is not None and backend not in ("dask", "ray"):
+        raise ValueError(f"--scheduler needs --backend dask or ray, not --backend {backend}")
+    if backend == "dask":
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:
+            raise ValueError("--backend dask needs the 'distributed' package (pip install distributed)")
+        if scheduler is not None and not re.fullmatch(r"(tcp|tls|ucx|inproc)://\S+", scheduler):
+            raise ValueError(f"--scheduler must be a Dask scheduler address such as tcp://host:8786, "
+                             f"got {scheduler!r}")
+    if backend == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError("--backend ray needs the 'ray' package (pip install ray)")
+
+
 @contextmanager
-def _cluster(backend: str, scheduler: str | None):
-    """Connect to the cluster the grid runs on: a Dask scheduler (a local one without ``scheduler``) or Ray."""
+def _cluster(backend: str, scheduler: str | None, timeout: float = 5.0):
+    """Connect to the cluster the grid runs on: a Dask scheduler (a local one without ``scheduler``) or Ray.
+
+    Connecting to ``scheduler`` gives up after ``timeout`` seconds with a :class:`ClusterError`.
+    """
+    _check_cluster(backend, scheduler)
     if backend == "dask":
         from distributed import Client
 
-        with Client(scheduler) if scheduler else Client(dashboard_address=None) as client:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=timeout)
+            except (OSError, TimeoutError) as error:
+                raise ClusterError(
+                    f"could not reach the Dask scheduler at {scheduler} within {timeout:g} s "
+                    f"({type(error).__name__}: {str(error).splitlines()[0] if str(error) else 'no answer'}). "
+                    "Check that a scheduler is running there (`dask scheduler --port PORT`) and that this machine "
+                    "can reach the address, or give it longer with --connect-timeout SECONDS; without "
+                    "--scheduler, --backend dask starts a local cluster. Nothing was run.") from None
+        else:
+            client = Client(dashboard_address=None)
+        with client:
             print(f"[reproduce] on the Dask cluster {client.scheduler.address}", flush=True)
             yield
     elif backend == "ray":  # pragma: no cover - needs a ray installation
         import ray
 
-        ray.init(address=scheduler)
+        try:
+            ray.init(address=scheduler)
+        except (ConnectionError, TimeoutError, OSError) as error:
+            raise ClusterError(f"could not reach the Ray cluster at {scheduler}: {error}. Nothing was run.") from None
         try:
             yield
         finally:
             ray.shutdown()
     else:
-        if scheduler:
-            raise ValueError("--scheduler needs --backend dask or ray")
         yield
 
 
@@ -171,11 +244,22 @@ def _cmd_reproduce(args) -> int:
     from credalbook.experiments.registry import discover, run_experiment
     from credalbook.experiments.store import results_path
 
-    names = args.only or sorted(discover())
+    # every argument checked before anything runs: names, backend, scheduler, output folder
+    known = discover()
+    names = list(dict.fromkeys(args.only)) if args.only is not None else sorted(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown experiment(s) {', '.join(map(repr, unknown))}; nothing was run. "
+                         f"Known: {', '.join(sorted(known))}")
+    _check_cluster(args.backend, args.scheduler)
+    if args.output:
+        folder = Path(args.output).resolve().parent
+        if not folder.is_dir():
+            raise ValueError(f"--output {args.output}: folder {folder} does not exist; nothing was run")
     grid = {"backend": args.backend} | ({"n_jobs": args.n_jobs} if args.n_jobs else {})
     frames = []
     start = time.perf_counter()
-    with _cluster(args.backend, args.scheduler):
+    with _cluster(args.backend, args.scheduler, args.connect_timeout):
         for name in names:
             print(f"[reproduce] {name} (profile {args.profile}) ...", flush=True)
             frame = run_experiment(name, profile=args.profile, allow_dirty=args.allow_dirty, **grid)
@@ -203,6 +287,13 @@ def _cmd_bench(args) -> int:
     from credalbook.experiments.store import save_results
     from credalbook.performance import JNCC2_PAIRING, SCALING, measure
 
+    from credalbook.performance import HOT_PATHS
+
+    unknown = [name for name in args.paths or [] if name not in HOT_PATHS]
+    if unknown:
+        raise ValueError(f"unknown hot path(s) {', '.join(map(repr, unknown))}; known: {', '.join(HOT_PATHS)}")
+    if args.jncc2_jar and not Path(args.jncc2_jar).is_file():
+        raise ValueError(f"--jncc2-jar {args.jncc2_jar}: no such file")
     start = time.perf_counter()
     frame = measure(args.paths, repeat=args.repeat)
     print(frame.to_string(index=False))
@@ -272,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="execute every chapter and render the HTML book in _build/html")
     p.add_argument("--profile", default="ci", choices=PROFILES)
-    p.add_argument("--jobs", type=int, default=1, help="chapters executed at once")
+    p.add_argument("--jobs", type=_positive_int, default=1, help="chapters executed at once")
     p.set_defaults(func=_cmd_build)
 
     p = sub.add_parser("preview", help="execute and render only some chapters, apart from _build (for editing pages)")
@@ -283,7 +374,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("reproduce", help="run registered experiments and store tidy CSVs in data/results/")
     p.add_argument("--profile", default="full", choices=PROFILES)
-    p.add_argument("--only", nargs="*", help="experiment names (default: all)")
+    p.add_argument("--only", nargs="+", metavar="NAME",
+                   help="experiment names, at least one (default, without --only: all); see `credalbook list experiments`")
     p.add_argument("--allow-dirty", action="store_true",
                    help="store full-profile results from a tree with uncommitted changes (the record says so)")
     p.add_argument("--backend", default="loky", choices=["loky", "sequential", "dask", "ray"],
@@ -292,14 +384,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="the cluster to connect to (Dask: tcp://host:8786; Ray: host:6379); without it, "
                         "--backend dask starts a local cluster")
-    p.add_argument("--n-jobs", type=int, help="grid cells run at once (default: all cores or workers)")
+    p.add_argument("--connect-timeout", type=_positive_seconds, default=5.0, metavar="SECONDS",
+                   help="give up connecting to --scheduler after this many seconds (default: 5)")
+    p.add_argument("--n-jobs", type=_positive_int, help="grid cells run at once (default: all cores or workers)")
     p.add_argument("--output", metavar="CSV", help="also write the rows of the run, with an 'experiment' column")
     p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("bench", help="time the hot paths over growing sizes (and pair NCC with JNCC2): the "
                                      "performance page's rows")
-    p.add_argument("--paths", nargs="*", help="hot paths to time (default: all; see credalbook.performance)")
-    p.add_argument("--repeat", type=int, default=3, help="timed runs per cell (the best is kept)")
+    p.add_argument("--paths", nargs="+", help="hot paths to time (default: all; see credalbook.performance)")
+    p.add_argument("--repeat", type=_positive_int, default=3, help="timed runs per cell (the best is kept)")
     p.add_argument("--jncc2-jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
                    help="also pair the book's NCC protocol with JNCC2 1.11 (default: $CREDALBOOK_JNCC2_JAR)")
     p.add_argument("--no-save", action="store_true", help="print the rows without storing them in data/results/")
@@ -307,18 +401,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that the interpreter's last flush into a closed pipe is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 done, 1 failed, 2 refused before any work, 130 interrupted).
+
+    A usage error, a refused argument or a closed pipe (``credalbook ledger | head``) ends with one
+    message and no traceback.
+    """
     from credalbook.book import BuildError, repo_root
     from credalbook.experiments.store import DirtyTreeError
 
     args = build_parser().parse_args(argv)
     previous_root = os.environ.get("CREDALBOOK_ROOT")
     try:
-        if args.root is not None:  # for this command and the kernels it starts
+        if args.root is not None:  # for this command, the data lookup and the kernels it starts
             os.environ["CREDALBOOK_ROOT"] = str(repo_root(args.root))
-        return args.func(args)
-    except (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError) as error:
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at the interpreter's exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 1
+    except KeyboardInterrupt:
+        print("credalbook: interrupted", file=sys.stderr)
+        return 130
+    except ClusterError as error:
         print(f"credalbook: error: {error}", file=sys.stderr)
+        return 1
+    except (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"credalbook: error: {message}", file=sys.stderr)
         return 2
     finally:
         if previous_root is None:

@@ -8,8 +8,9 @@ this module only reads it.
 
 Sources, searched in this order (:data:`SOURCES`):
 
-1. ``repository``: the book's own copy, ``data/raw/`` of the checkout (every available dataset,
-   with its origin, licence and citation in ``data/raw/README.md``);
+1. ``repository``: the book's own copy, ``data/raw/`` of the book named by ``$CREDALBOOK_ROOT``
+   (``credalbook --root DIR``), else of the checkout the package lives in (every available
+   dataset, with its origin, licence and citation in ``data/raw/README.md``);
 2. ``mirror``: a folder with the same layout named by ``$CREDALBOOK_DATA_MIRROR``, when set;
 3. ``package``: data shipped inside an installed package: scikit-learn's bundled copies, used
    only where the registry names one that was checked value by value against the book's file
@@ -30,7 +31,8 @@ Conventions of the returned data (the papers' preprocessing is *not* applied her
 - ``X``: numeric attributes as float64, nominal ones as ``pd.Categorical`` with the declared
   value order of the ARFF/KEEL header (all declared values kept, even unused ones); text
   columns of CSV files become categorical with sorted values; integer-coded columns of
-  headerless files stay numeric, as the files give them. Missing values (``?`` or empty) are NaN.
+  headerless files stay numeric, as the files give them. Missing values (a bare ``?``, or an
+  empty CSV field) are NaN; a quoted ``'?'`` in an ARFF file is the value ``?``, as Weka reads it.
 - ``y``: the class attribute as a Categorical; declared order kept, values that never occur
   removed (ARFF headers of anneal, heart-c... declare more classes than occur); ordered for the
   ordinal group ``yang2017``. **Rows whose class is missing are dropped** (none of the book's
@@ -53,6 +55,8 @@ from typing import Iterator
 
 import numpy as np
 import pandas as pd
+
+from credalbook._atomic import write_bytes
 
 __all__ = ["GROUPS", "DatasetNotFoundError", "ChecksumError", "ArffFormatError", "Dataset", "read_arff",
            "read_delimited", "registry_path", "registry", "SOURCES", "repository_dir", "mirror_dir",
@@ -127,146 +131,304 @@ class Dataset:
 _NUMERIC_TYPES = {"numeric", "real", "integer"}
 _STRING_TYPES = {"string", "date"}
 
+#: Bytes that begin a multi-byte UTF-8 character, followed by its continuation bytes.
+_UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
-def _decode(raw: bytes) -> str:
+
+def _decode(raw: bytes, path, encoding: str | None = None) -> str:
+    """The text of a file: ``encoding`` when given, else detected for the whole file.
+
+    UTF-8 when every byte decodes as UTF-8 (a leading byte-order mark dropped); latin-1 when the
+    file holds bytes above 127 but not one UTF-8 character (a file written in latin-1 throughout);
+    otherwise, a file mixing UTF-8 characters with bytes that are not UTF-8, an
+    :class:`ArffFormatError` naming the first such line, rather than reading the whole file as
+    latin-1 and garbling every UTF-8 character in it.
+    """
+    if encoding is not None:
+        try:
+            return raw.decode(encoding)
+        except LookupError:
+            raise ValueError(f"encoding must be a codec name such as 'utf-8' or 'latin-1', got {encoding!r}") from None
+        except UnicodeDecodeError as error:
+            line = raw.count(b"\n", 0, error.start) + 1
+            raise ArffFormatError(f"{path}: line {line}: byte {raw[error.start]:#04x} is not {encoding}") from None
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        if _UTF8_MULTIBYTE.search(raw):
+            line = raw.count(b"\n", 0, error.start) + 1
+            raise ArffFormatError(
+                f"{path}: line {line}: byte {raw[error.start]:#04x} is not UTF-8, while other lines hold UTF-8 "
+                "characters: the file mixes encodings; fix the byte, or pass encoding= (e.g. 'latin-1') to "
+                "read the whole file in one encoding") from None
         return raw.decode("latin-1")
 
 
-def _split_values(text: str) -> list[str]:
-    """Comma-separated ARFF values, honouring '...' and "..." quotes; spaces around values stripped.
+# Weka's tokens (weka.core.converters.ArffLoader sets up java.io.StreamTokenizer): characters up
+# to the space and commas separate tokens; '%' starts a comment; '...' and "..." are quoted
+# tokens (backslash escapes as in Java); '{' and '}' are tokens of their own; anything else is
+# part of a word. A bare ? is a missing value, a quoted '?' the value ?.
+_SPECIAL = re.compile(r"['\"%{}\\\x00-\x08\x0e-\x1b]")
+_WORDS = re.compile(r"[^\x00-\x20,]+")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_ODD_LINE_ENDS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_ESCAPES = {"a": "\x07", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\x0b"}
+_WORD, _QUOTED, _BRACE = 0, 1, 2
 
-    Most lines take a fast path that gives the character scanner's values (``_split_quoted``):
-    a line of values all quoted alike with nothing between them (``'f','t'``) splits on the
-    quote-comma-quote, a line without quotes on commas, and a line whose values are each bare or
-    wholly quoted with no comma, quote or backslash inside value by value; the others go to the
-    scanner.
-    """
-    if "\\" not in text:
-        quote = text[:1]
-        if quote in ("'", '"') and text[-1:] == quote and len(text) > 1:
-            values = text[1:-1].split(quote + "," + quote)
-            if text.count(quote) == 2 * len(values):
-                return values
-        if "'" not in text and '"' not in text:
-            return [piece.strip() for piece in text.split(",")]
-        values = []
-        for piece in text.split(","):
-            piece = piece.strip()
-            if piece[:1] in ("'", '"'):
-                if len(piece) < 2 or piece[-1] != piece[0] or piece[0] in piece[1:-1]:
+
+def _lines(text: str) -> list[str]:
+    """Lines ended by \\n, \\r or \\r\\n only (Java's), not by the other characters ``str.splitlines`` splits on."""
+    if any(ch in text for ch in _ODD_LINE_ENDS):
+        return _LINE_END.split(text)
+    return text.splitlines()
+
+
+def _scan(line: str) -> list[tuple[str, int]]:
+    """The tokens of one line as ``(text, kind)``, kind word, quoted or brace (see the comment above)."""
+    tokens, i, n = [], 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch <= " " or ch == ",":
+            i += 1
+        elif ch == "%":
+            break
+        elif ch in "{}":
+            tokens.append((ch, _BRACE))
+            i += 1
+        elif ch in "'\"":
+            quote, i, text = ch, i + 1, []
+            while True:
+                if i >= n:
+                    raise ValueError(f"unterminated quote {quote} in {line.strip()[:60]!r}")
+                ch = line[i]
+                if ch == quote:
+                    i += 1
                     break
-                piece = piece[1:-1]
-            values.append(piece)
+                if ch == "\\" and i + 1 < n:
+                    ch = line[i + 1]
+                    i += 2
+                    if "0" <= ch <= "7":  # octal, as Java reads it: up to three digits, the first <= 3
+                        digits = ch
+                        while len(digits) < (3 if digits[0] <= "3" else 2) and i < n and "0" <= line[i] <= "7":
+                            digits += line[i]
+                            i += 1
+                        ch = chr(int(digits, 8))
+                    else:
+                        ch = _ESCAPES.get(ch, ch)
+                else:
+                    i += 1
+                text.append(ch)
+            tokens.append(("".join(text), _QUOTED))
         else:
-            return values
-    return _split_quoted(text)
+            start = i
+            while i < n and line[i] > " " and line[i] not in ",%'\"{}":
+                i += 1
+            tokens.append((line[start:i], _WORD))
+    return tokens
 
 
-def _split_quoted(text: str) -> list[str]:
-    """:func:`_split_values` by scanning characters: quotes may hold commas, escaped characters and the other quote."""
-    values, current, quote, i = [], [], None, 0
-    quoted_token = False
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\" and i + 1 < len(text):
-                current.append(text[i + 1])
-                i += 2
-                continue
-            if ch == quote:
-                quote = None
-            else:
-                current.append(ch)
-        elif ch in "'\"" and not "".join(current).strip():
-            quote, quoted_token, current = ch, True, []
-        elif ch == ",":
-            values.append("".join(current) if quoted_token else "".join(current).strip())
-            current, quoted_token = [], False
-        else:
-            if not (quoted_token and ch.isspace()):
-                current.append(ch)
-        i += 1
-    if quote:
-        raise ValueError(f"unterminated quote in {text!r}")
-    values.append("".join(current) if quoted_token else "".join(current).strip())
+def _values(tokens: list[tuple[str, int]]) -> list[str | None]:
+    """Values of scanned tokens: a bare ? is None (missing); a brace is refused."""
+    values = []
+    for text, kind in tokens:
+        if kind == _BRACE:
+            raise ValueError(f"unexpected {text!r} among the values (quote a value holding braces)")
+        values.append(None if kind == _WORD and text == "?" else text)
     return values
 
 
-def _parse_attribute(rest: str) -> tuple[str, str, list[str] | None]:
-    """``name type`` of an ``@attribute`` line -> (name, kind, declared values or None)."""
-    rest = rest.strip()
-    if not rest:
+def _parse_attribute(tokens: list[tuple[str, int]], line: str) -> tuple[str, str, list[str] | None]:
+    """The tokens after ``@attribute`` -> (name, kind, declared values or None)."""
+    if not tokens or tokens[0][1] == _BRACE:
         raise ValueError("attribute without a name")
-    if rest[0] in "'\"":
-        end = rest.find(rest[0], 1)
-        while end > 0 and rest[end - 1] == "\\":
-            end = rest.find(rest[0], end + 1)
-        if end < 0:
-            raise ValueError("unterminated quoted attribute name")
-        name, spec = rest[1:end].replace("\\" + rest[0], rest[0]), rest[end + 1:].strip()
-    else:
-        match = re.match(r"([^\s{]+)\s*(.*)$", rest)
-        if not match:
-            raise ValueError("attribute without a name")
-        name, spec = match.group(1), match.group(2).strip()
-    if spec.startswith("{"):
-        close = spec.rfind("}")
-        if close < 0:
+    name = tokens[0][0]
+    if len(tokens) < 2:
+        raise ValueError(f"attribute {name!r} has no type")
+    spec, kind = tokens[1]
+    if kind == _BRACE and spec == "{":
+        values = []
+        for text, kind in tokens[2:]:
+            if kind == _BRACE:
+                if text == "{":
+                    raise ValueError(f"nominal declaration of {name!r} holds a '{{'")
+                break
+            values.append(text)
+        else:
             raise ValueError(f"nominal declaration of {name!r} has no closing brace")
-        values = [v for v in _split_values(spec[1:close]) if v != ""]
-        return name, "nominal", list(dict.fromkeys(values))
-    kind = re.match(r"[A-Za-z]*", spec).group(0).lower()
-    if kind in _NUMERIC_TYPES:
+        rest = tokens[2 + len(values) + 1:]
+        if rest:
+            raise ValueError(f"nominal declaration of {name!r} is followed by {rest[0][0]!r}")
+        seen = set()
+        for value in values:
+            if value in seen:
+                raise ValueError(f"nominal attribute {name!r} declares the value {value!r} twice")
+            seen.add(value)
+        return name, "nominal", values
+    # a type word, or one followed by KEEL's range (``real[0.5,2.5]``)
+    typed = re.fullmatch(r"([A-Za-z]+)(?:\[.*)?", spec) if kind == _WORD else None
+    type_name = typed.group(1).lower() if typed else ""
+    if type_name in _NUMERIC_TYPES:
         return name, "numeric", None
-    if kind in _STRING_TYPES:
+    if type_name == "string":
         return name, "string", None
-    raise ValueError(f"attribute {name!r} has unknown type {spec!r}")
+    if type_name == "date":
+        fmt = tokens[2][0] if len(tokens) > 2 and tokens[2][1] != _BRACE else _WEKA_DATE
+        _date_pattern(fmt)  # a format the book cannot check is refused here, on its line
+        return name, "date", [fmt]
+    raise ValueError(f"attribute {name!r} has unknown type {line.split(None, 2)[-1][:60]!r}")
 
 
-def read_arff(path: str | os.PathLike, text: str | None = None) -> pd.DataFrame:
+#: Weka's default date format (java.text.SimpleDateFormat), ISO 8601.
+_WEKA_DATE = "yyyy-MM-dd'T'HH:mm:ss"
+_DATE_FIELDS = {"yyyy": (r"\d{4}", "%Y"), "MM": (r"\d{2}", "%m"), "dd": (r"\d{2}", "%d"), "HH": (r"\d{2}", "%H"),
+                "mm": (r"\d{2}", "%M"), "ss": (r"\d{2}", "%S")}
+
+
+@lru_cache(maxsize=32)
+def _date_pattern(fmt: str) -> tuple[re.Pattern, str]:
+    """(regex, strptime format) of a SimpleDateFormat pattern made of yyyy MM dd HH mm ss and quoted or
+    punctuation literals; other pattern letters are refused."""
+    regex, strp, i = [], [], 0
+    while i < len(fmt):
+        for field, (pattern, directive) in _DATE_FIELDS.items():
+            if fmt.startswith(field, i):
+                regex.append(pattern)
+                strp.append(directive)
+                i += len(field)
+                break
+        else:
+            ch = fmt[i]
+            if ch == "'":
+                end = fmt.find("'", i + 1)
+                if end < 0:
+                    raise ValueError(f"date format {fmt!r} has an unterminated quote")
+                literal = fmt[i + 1:end] or "'"
+                i = end + 1
+            elif ch.isalpha():
+                raise ValueError(f"date format {fmt!r}: pattern letter {ch!r} is not supported (only yyyy MM dd "
+                                 "HH mm ss)")
+            else:
+                literal, i = ch, i + 1
+            regex.append(re.escape(literal))
+            strp.append(literal.replace("%", "%%"))
+    return re.compile("".join(regex)), "".join(strp)
+
+
+def _check_dates(name: str, values: np.ndarray, fmt: str) -> None:
+    """Every value of date attribute ``name`` is a valid date written wholly in ``fmt``, so that Weka reads it
+    as written (Weka's parser accepts more, e.g. one-digit months and text after the date, and reads them
+    as another string); ``ValueError(value)`` for the first other."""
+    from datetime import datetime
+
+    pattern, strp = _date_pattern(fmt)
+    for value in values:
+        if pattern.fullmatch(value):
+            try:
+                datetime.strptime(value, strp)
+                continue
+            except ValueError:
+                pass
+        raise ValueError(value)
+
+
+# Java's Double.valueOf: decimal (an f/F/d/D suffix allowed), hexadecimal with a binary exponent, NaN, Infinity.
+_JAVA_DOUBLE = re.compile(r"([+-]?)(?:(NaN|Infinity)|(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                          r"[pP][+-]?[0-9]+)[fFdD]?|((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?)")
+_PLAIN_NUMBER = frozenset("0123456789.eE+-")
+
+
+def _java_double(text: str) -> float:
+    match = _JAVA_DOUBLE.fullmatch(text)
+    if match is None:
+        raise ValueError(text)
+    sign, special, hexadecimal, decimal = match.groups()
+    if special:
+        return float(sign + ("nan" if special == "NaN" else "inf"))
+    if hexadecimal:
+        return float.fromhex(sign + hexadecimal)
+    return float(sign + decimal)
+
+
+def _numbers(values: np.ndarray) -> np.ndarray:
+    """Values read as Weka reads numbers (Java's ``Double.valueOf``); ``ValueError(value)`` for the first other."""
+    if _PLAIN_NUMBER.issuperset("".join(values)):  # digits, points, signs and exponents: Python reads them alike
+        try:
+            return values.astype(np.float64)
+        except ValueError:
+            pass
+    return np.array([_java_double(v) for v in values], dtype=np.float64)
+
+
+def read_arff(path: str | os.PathLike, text: str | None = None, *, encoding: str | None = None) -> pd.DataFrame:
     """Read a Weka ARFF or KEEL ``.dat`` file into a DataFrame (float / Categorical / object columns).
 
-    Tolerant of what the book's files contain (``data/raw/README.md``, "Format pitfalls"): CRLF
-    line ends, ``%`` comments, case-insensitive keywords, quoted attribute names with spaces,
-    Weka's and KEEL's ``integer [lo, hi]`` / ``real[lo,hi]`` ranges, spaces inside nominal
-    declarations and around data values, ``?`` for a missing value, KEEL's ``@inputs`` /
-    ``@outputs`` lines, quoted values and sparse ``{index value, ...}`` rows. Nominal columns keep
-    the declared value order; a data value outside the declaration is an error, not a silent NaN.
+    The values are read as Weka's ``ArffLoader`` reads them: tokens separated by commas or
+    spaces, ``'...'`` and ``"..."`` quoted (with Java's backslash escapes), ``%`` starting a
+    comment, a bare ``?`` missing while a quoted ``'?'`` is the value ``?`` (anneal declares and
+    writes it), numbers as Java's ``Double.valueOf`` reads them, sparse ``{index value, ...}`` rows
+    (an omitted value is 0, or the first declared value), ``string`` and ``date`` attributes (kept
+    as text; dates checked against their format). What Weka refuses is refused, with the line: a
+    value outside its nominal declaration, a nominal value declared twice (``{a, b, a}``), two
+    attributes of the same name. Also read, beyond Weka: KEEL's ``@inputs`` / ``@outputs`` lines
+    and ``integer [lo, hi]`` ranges. Nominal columns keep the
+    declared value order. ``encoding`` names the file's encoding; without it the file is read as
+    UTF-8, or as latin-1 when it holds no UTF-8 character, and a file mixing the two is refused
+    (the line named). ``text`` gives the file's content instead of reading ``path``.
     """
     path = Path(path)
     if text is None:
-        text = _decode(path.read_bytes())
+        text = _decode(path.read_bytes(), path, encoding)
+    elif not isinstance(text, str):
+        raise ValueError(f"text must be a string, got {type(text).__name__}")
     attributes: list[tuple[str, str, list[str] | None]] = []
-    rows: list[list[str]] = []
-    in_data = False
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("%"):
-            continue
+    names: dict[str, int] = {}
+    rows: list[list[str | None]] = []
+    in_data = relation = False
+    for number, line in enumerate(_lines(text), start=1):
         try:
-            if not in_data:
-                keyword = line.split(None, 1)[0].lower()
-                if keyword == "@attribute":
-                    attributes.append(_parse_attribute(line[len("@attribute"):]))
-                elif keyword == "@data":
-                    in_data = True
-                    if not attributes:
-                        raise ValueError("@data before any @attribute")
-                elif keyword in {"@relation", "@inputs", "@outputs", "@input", "@output"}:
-                    pass
-                else:
-                    raise ValueError(f"unexpected header line {line[:60]!r}")
+            if in_data and _SPECIAL.search(line) is None:
+                # on ASCII lines without other control characters, str.split's whitespace is Weka's
+                values = line.replace(",", " ").split() if line.isascii() else _WORDS.findall(line)
+                if not values:
+                    continue
+                if "?" in values:
+                    values = [None if v == "?" else v for v in values]
+                if len(values) != len(attributes):
+                    raise ValueError(f"{len(values)} values for {len(attributes)} attributes")
+                rows.append(values)
                 continue
-            if line.startswith("{"):
-                rows.append(_sparse_row(line, attributes))
+            tokens = _scan(line)
+            if not tokens:
                 continue
-            values = _split_values(line)
-            if len(values) != len(attributes):
-                raise ValueError(f"{len(values)} values for {len(attributes)} attributes")
-            rows.append(values)
+            if in_data:
+                if tokens[0] == ("{", _BRACE):
+                    rows.append(_sparse_row(tokens, attributes))
+                    continue
+                values = _values(tokens)
+                if len(values) != len(attributes):
+                    raise ValueError(f"{len(values)} values for {len(attributes)} attributes")
+                rows.append(values)
+                continue
+            keyword = tokens[0][0].lower() if tokens[0][1] == _WORD else ""
+            if keyword != "@relation" and not relation:
+                raise ValueError(f"@relation expected before {line.strip()[:60]!r} (Weka requires it first)")
+            if keyword == "@relation":
+                relation = True
+            elif keyword == "@attribute":
+                attribute = _parse_attribute(tokens[1:], line)
+                if attribute[0] in names:
+                    raise ValueError(f"attribute {attribute[0]!r} declared twice (first on line "
+                                     f"{names[attribute[0]]})")
+                names[attribute[0]] = number
+                attributes.append(attribute)
+            elif keyword == "@data":
+                in_data = True
+                if not attributes:
+                    raise ValueError("@data before any @attribute")
+            elif keyword in {"@inputs", "@outputs", "@input", "@output"}:
+                pass
+            else:
+                raise ValueError(f"unexpected header line {line.strip()[:60]!r}")
         except ValueError as error:
             raise ArffFormatError(f"{path}: line {number}: {error}") from None
     if not in_data:
@@ -275,50 +437,82 @@ def read_arff(path: str | os.PathLike, text: str | None = None) -> pd.DataFrame:
     frame = {}
     for (name, kind, declared), column in zip(attributes, columns):
         raw = np.array(column, dtype=object)
-        missing = raw == "?"
+        missing = np.equal(raw, None)
         if kind == "numeric":
-            raw[missing] = "nan"
+            numbers = np.full(len(raw), np.nan)
             try:
-                frame[name] = raw.astype(np.float64)
-            except ValueError:
-                bad = next(v for v in raw if not _is_float(v))
-                raise ArffFormatError(f"{path}: numeric attribute {name!r} has value {bad!r}") from None
+                numbers[~missing] = _numbers(raw[~missing])
+            except ValueError as error:
+                raise ArffFormatError(f"{path}: line {_line_of(text, raw, str(error))}: numeric attribute "
+                                      f"{name!r} has value {str(error)!r}") from None
+            frame[name] = numbers
         elif kind == "nominal":
             unknown = sorted(set(raw[~missing]) - set(declared))
             if unknown:
-                raise ArffFormatError(f"{path}: nominal attribute {name!r} has undeclared values {unknown[:5]}")
-            raw[missing] = None
+                raise ArffFormatError(f"{path}: line {_line_of(text, raw, unknown[0])}: nominal attribute "
+                                      f"{name!r} has undeclared values {unknown[:5]}")
             frame[name] = pd.Categorical(raw, categories=declared)
         else:
-            raw[missing] = None
+            if kind == "date":
+                try:
+                    _check_dates(name, raw[~missing], declared[0])
+                except ValueError as error:
+                    raise ArffFormatError(f"{path}: line {_line_of(text, raw, str(error))}: date attribute "
+                                          f"{name!r} has value {str(error)!r}, not a date of the form "
+                                          f"{declared[0]!r}") from None
             frame[name] = raw
-    if len(frame) != len(attributes):
-        raise ArffFormatError(f"{path}: duplicate attribute names")
     return pd.DataFrame(frame)
 
 
-def _is_float(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _sparse_row(line: str, attributes) -> list[str]:
-    """A sparse ARFF row ``{i v, j w}``: omitted numeric values are 0, omitted nominal ones the first value."""
-    values = ["0" if kind == "numeric" else (declared[0] if declared else "") for _, kind, declared in attributes]
-    body = line.strip()[1:]
-    if not body.endswith("}"):
-        raise ValueError("sparse row without closing brace")
-    for item in _split_values(body[:-1]):
-        if not item:
+def _line_of(text: str, column: np.ndarray, value: str) -> str:
+    """The line number of the first data row whose value in ``column`` is ``value`` (for error messages)."""
+    row = int(np.flatnonzero(column == value)[0])
+    seen = -1
+    in_data = False
+    for number, line in enumerate(_lines(text), start=1):
+        tokens = _scan(line) if in_data or "@" in line else []
+        if not in_data:
+            in_data = bool(tokens) and tokens[0][1] == _WORD and tokens[0][0].lower() == "@data"
             continue
-        index, _, value = item.partition(" ")
-        position = int(index)
+        if tokens:
+            seen += 1
+            if seen == row:
+                return str(number)
+    return "?"
+
+
+def _sparse_row(tokens: list[tuple[str, int]], attributes) -> list[str | None]:
+    """A sparse row ``{i v, j w}`` (indices increasing): an omitted numeric value is 0, an omitted nominal
+    value the first declared one (Weka's conventions); a string or date attribute cannot be omitted."""
+    if tokens[-1] != ("}", _BRACE):
+        raise ValueError("sparse row without closing brace (or with something after it)")
+    body = tokens[1:-1]
+    if any(kind == _BRACE for _, kind in body):
+        raise ValueError("a brace inside a sparse row")
+    if len(body) % 2:
+        raise ValueError("a sparse row must list index value pairs")
+    given, previous = {}, -1
+    for (index, _), (value, kind) in zip(body[::2], body[1::2]):
+        try:
+            position = int(index)
+        except ValueError:
+            raise ValueError(f"sparse index {index!r} is not an integer") from None
         if not 0 <= position < len(attributes):
             raise ValueError(f"sparse index {position} outside 0..{len(attributes) - 1}")
-        values[position] = value.strip().strip("'\"")
+        if position <= previous:
+            raise ValueError(f"sparse indices must increase, got {position} after {previous}")
+        previous = position
+        given[position] = None if kind == _WORD and value == "?" else value
+    values = []
+    for position, (name, kind, declared) in enumerate(attributes):
+        if position in given:
+            values.append(given[position])
+        elif kind == "numeric":
+            values.append("0")
+        elif kind == "nominal" and declared:
+            values.append(declared[0])
+        else:
+            raise ValueError(f"sparse row omits {kind} attribute {name!r}, which has no default value")
     return values
 
 
@@ -391,9 +585,11 @@ SOURCES = ("repository", "mirror", "package", "cache")
 
 
 def repository_dir() -> Path | None:
-    """The book's own copy of the data: ``data/raw/`` of the checkout; None for a package installed
-    without the book's repository."""
-    checkout = Path(__file__).resolve().parent.parent
+    """The book's own copy of the data: ``data/raw/`` of the book named by ``$CREDALBOOK_ROOT``
+    (``credalbook --root DIR`` sets it), else of the checkout the package lives in; None when that
+    folder is not a book (no ``_toc.yml``: a package installed without the book's repository)."""
+    chosen = os.environ.get("CREDALBOOK_ROOT")
+    checkout = Path(chosen).resolve() if chosen else Path(__file__).resolve().parent.parent
     return checkout / "data" / "raw" if (checkout / "_toc.yml").is_file() else None
 
 
@@ -414,7 +610,10 @@ def cache_dir() -> Path:
 def source_folder(source: str) -> tuple[Path | None, str]:
     """The folder of a folder source (``repository``, ``mirror``, ``cache``) and how to change it."""
     if source == "repository":
-        return repository_dir(), "the book's data/raw, present in a clone of its repository"
+        chosen = os.environ.get("CREDALBOOK_ROOT")
+        where = (f"CREDALBOOK_ROOT={chosen}, which has no _toc.yml" if chosen and repository_dir() is None
+                 else "set CREDALBOOK_ROOT or pass --root to name a clone")
+        return repository_dir(), f"the book's data/raw, present in a clone of its repository; {where}"
     if source == "mirror":
         return mirror_dir(), "set CREDALBOOK_DATA_MIRROR"
     if source == "cache":
@@ -749,9 +948,6 @@ def fetch(name: str, group: str | None = None, *, force: bool = False, base_url:
         if actual != sha:
             raise ChecksumError(f"download of {url} has sha256 {actual}, the registry expects {sha}; "
                                 "not written to the cache")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + f".part{os.getpid()}")
-        temporary.write_bytes(payload)
-        os.replace(temporary, path)
+        write_bytes(path, payload)  # a temporary file beside it, then a rename: never half a file
         paths.append(path)
     return paths

@@ -273,7 +273,18 @@ def test_arff_reader_quoted_values_with_commas_and_escapes(tmp_path):
     ("@relation r\n@attribute a blob\n@data\n1\n", "unknown type 'blob'"),
     ("@relation r\n@data\n1\n", "@data before any @attribute"),
     ("@relation r\n@attribute a {x,y\n@data\nx\n", "no closing brace"),
-    ("@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n1,2\n", "duplicate attribute names"),
+    ("@relation r\n@attribute a numeric\n@attribute a numeric\n@data\n1,2\n",
+     "line 3: attribute 'a' declared twice \\(first on line 2\\)"),
+    ("@relation r\n@attribute a {x, y, x}\n@data\nx\n", "line 2: nominal attribute 'a' declares the value 'x' twice"),
+    ("@relation r\n@attribute a {x,y}\n@data\nx\nx\nz\n", "line 6: nominal attribute 'a' has undeclared"),
+    ("@relation r\n@attribute a numeric\n@data\n1\n1_000\n", "line 5: numeric attribute 'a' has value '1_000'"),
+    ("@relation r\n@attribute a numeric\n@data\ninf\n", "numeric attribute 'a' has value 'inf'"),
+    ("@relation r\n@attribute a numeric\n@data\n1,2\n", "line 4: 2 values for 1 attributes"),
+    ("@attribute a numeric\n@data\n1\n", "line 1: @relation expected"),
+    ("@relation r\n@attribute a date\n@data\n2001-2-3T00:00:00\n", "line 4: date attribute 'a' has value"),
+    ("@relation r\n@attribute a date 'yyyy-MM-dd hh'\n@data\n?\n", "line 2: date format .* 'h' is not supported"),
+    ("@relation r\n@attribute a numeric\n@attribute s string\n@data\n{0 1}\n", "line 5: sparse row omits string"),
+    ("@relation r\n@attribute a numeric\n@attribute b numeric\n@data\n{1 1, 0 2}\n", "line 5: sparse indices must"),
 ])
 def test_arff_reader_errors_name_file_and_problem(tmp_path, text, message):
     with pytest.raises(ArffFormatError, match=message):
@@ -643,20 +654,74 @@ def test_every_registry_file_is_shipped():
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["", "'", '"']), st.text(alphabet="ab ,'\"\\", max_size=5),
-                          st.text(alphabet=" ", max_size=2)), min_size=1, max_size=6))
-def test_the_fast_path_splits_an_arff_line_as_the_character_scanner_does(tokens):
-    """Lines without escapes or quoted commas split on commas; every line splits as the scanner splits it."""
+@given(st.lists(st.tuples(st.sampled_from(["", "'", '"']), st.text(alphabet="ab ,'\"\\%{}", max_size=5),
+                          st.text(alphabet=" \t", max_size=2)), min_size=1, max_size=6))
+def test_the_fast_path_splits_a_line_as_the_scanner_does(tokens):
+    """Lines without quotes, escapes, comments or braces take the fast path; it gives the scanner's tokens."""
     line = ",".join(f"{space}{quote}{body}{quote}{space}" for quote, body, space in tokens)
-    try:
-        expected = data._split_quoted(line)
-    except ValueError:
-        with pytest.raises(ValueError, match="unterminated quote"):
-            data._split_values(line)
+    if data._SPECIAL.search(line) is not None:
         return
-    assert data._split_values(line) == expected
+    scanned = [text for text, kind in data._scan(line)]
+    assert line.replace(",", " ").split() == scanned == data._WORDS.findall(line)
 
 
-def test_quoted_arff_values():
-    assert data._split_values("'f', 't' ,\"won\",3.5, ?") == ["f", "t", "won", "3.5", "?"]
-    assert data._split_values("'a,b','it\\'s',x") == ["a,b", "it's", "x"]
+def test_arff_tokens_as_weka_reads_them():
+    scan = data._scan
+    assert scan("'f', 't' ,\"won\",3.5, ?") == [("f", 1), ("t", 1), ("won", 1), ("3.5", 0), ("?", 0)]
+    assert scan("'a,b','it\\'s',x") == [("a,b", 1), ("it's", 1), ("x", 0)]
+    assert scan("a b\tc,,d % comment, e") == [("a", 0), ("b", 0), ("c", 0), ("d", 0)]
+    assert scan("'\\101\\n\\z\\\\'") == [("A\nz\\", 1)]          # octal, newline, a needless escape, backslash
+    assert scan("{1 x, 2 '?'}") == [("{", 2), ("1", 0), ("x", 0), ("2", 0), ("?", 1), ("}", 2)]
+    assert scan("ab'c d'e") == [("ab", 0), ("c d", 1), ("e", 0)]
+    with pytest.raises(ValueError, match="unterminated quote"):
+        scan("'open")
+
+
+# ------------------------------------------------------------------------------ ARFF as Weka reads it (issue 27)
+def test_a_quoted_question_mark_is_the_value_and_a_bare_one_missing(tmp_path):
+    frame = _arff(tmp_path, "@relation r\n@attribute a {'?',b}\n@attribute s string\n@data\n'?','?'\n?,?\nb,\"?\"\n")
+    assert frame["a"].tolist()[0] == "?" and pd.isna(frame["a"].iloc[1]) and frame["a"].iloc[2] == "b"
+    assert list(frame["a"].cat.categories) == ["?", "b"]
+    assert frame["s"].iloc[0] == frame["s"].iloc[2] == "?" and pd.isna(frame["s"].iloc[1])
+
+
+def test_anneal_reads_its_quoted_question_marks_as_values():
+    """anneal declares '?' as a value of 29 nominal attributes and writes it quoted: Weka and JNCC2 read it
+    as a value, so 'family' has no missing value (it had 86 % before issue 27)."""
+    X = load("anneal", "zaffalon2012").X
+    assert not X["family"].isna().any() and (X["family"] == "?").mean() > 0.8
+    declaring = [c for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype) and "?" in X[c].cat.categories]
+    assert len(declaring) == 29 and int(X[declaring].isna().to_numpy().sum()) == 0
+
+
+def _utf8_file(tmp_path, body: bytes) -> Path:
+    path = tmp_path / "enc.arff"
+    path.write_bytes(b"@relation r\n@attribute s string\n@data\n" + body)
+    return path
+
+
+def test_the_encoding_is_detected_per_file(tmp_path):
+    assert read_arff(_utf8_file(tmp_path, "'café'\n'naïve'\n".encode("utf-8")))["s"].tolist() == ["café", "naïve"]
+    assert read_arff(_utf8_file(tmp_path, "'café'\n".encode("latin-1")))["s"].tolist() == ["café"]  # latin-1 throughout
+    bom = b"\xef\xbb\xbf" + _utf8_file(tmp_path, "'é'\n".encode("utf-8")).read_bytes()
+    (tmp_path / "bom.arff").write_bytes(bom)
+    assert read_arff(tmp_path / "bom.arff")["s"].tolist() == ["é"]
+
+
+def test_one_stray_byte_in_a_utf8_file_is_an_error_not_a_switch_to_latin1(tmp_path):
+    path = _utf8_file(tmp_path, "'café'\n'naïve'\n".encode("utf-8") + b"'stray \xff'\n")
+    with pytest.raises(ArffFormatError, match=r"line 6: byte 0xff is not UTF-8.*mixes encodings.*encoding="):
+        read_arff(path)
+    # the caller says which encoding: read whole in it
+    assert read_arff(path, encoding="latin-1")["s"].tolist()[2] == "stray \xff"
+    with pytest.raises(ArffFormatError, match=r"line 6: byte 0xff is not utf-8"):
+        read_arff(path, encoding="utf-8")
+    with pytest.raises(ValueError, match="encoding must be a codec name"):
+        read_arff(path, encoding="no-such-codec")
+
+
+def test_java_numbers_and_odd_characters(tmp_path):
+    frame = _arff(tmp_path, "@relation r\n@attribute n numeric\n@data\n1f\n0x1p3\nNaN\n-Infinity\n'2.5'\n")
+    np.testing.assert_array_equal(frame["n"].to_numpy(), [1.0, 8.0, np.nan, -np.inf, 2.5])
+    frame = _arff(tmp_path, "@relation r\n@attribute s string\n@attribute t string\n@data\n'a\x85b' c\xa0d\n")
+    assert frame.iloc[0].tolist() == ["a\x85b", "c\xa0d"]                # NEL and NBSP are no line end, no space

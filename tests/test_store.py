@@ -380,3 +380,145 @@ def test_a_reproduction_records_what_it_changed_from_the_previous_store(results,
     monkeypatch.setattr(Experiment, "run", lambda self, profile, **options: _frame())
     experiment.reproduce(allow_dirty=True)
     assert provenance("demo")["changes_from_previous"]["changed_by_column"] == {"accuracy": 3}
+
+
+# ----------------------------------------------------------------------------------------------
+# Containment: a result name is a file name inside data/results, nothing else
+# ----------------------------------------------------------------------------------------------
+
+ESCAPES = ["../../escape", "../outside", "..", "a/b", "/tmp/abs", "a\\b", ".hidden", "", "x..y", " demo", 3, None]
+
+
+@pytest.mark.parametrize("name", ESCAPES)
+def test_a_result_name_that_leaves_the_results_folder_is_refused(results, name):
+    with pytest.raises(ValueError, match=r"name must be a result name"):
+        results_path(name)
+    with pytest.raises(ValueError, match=r"name must be a result name"):
+        save_results(_frame(), name, profile="ci", runtime_seconds=1.0)
+    with pytest.raises(ValueError, match=r"name must be a result name"):
+        load_results(name)
+    with pytest.raises(ValueError, match=r"name must be a result name"):
+        provenance(name)
+    assert not results.exists() or not any(results.parent.rglob("*.csv"))
+
+
+def test_a_symbolic_link_planted_under_a_result_name_is_refused(results, tmp_path):
+    results.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (results / "linked.csv").symlink_to(tmp_path / "elsewhere" / "linked.csv")
+    with pytest.raises(ValueError, match="resolves outside"):
+        save_results(_frame(), "linked", profile="ci", runtime_seconds=1.0)
+    assert not (tmp_path / "elsewhere" / "linked.csv").exists()
+
+
+def test_plain_names_are_accepted(results):
+    for name in ("zaffalon2012_ncc_uci", "performance-jncc2", "v1.2"):
+        assert results_path(name) == results / f"{name}.csv"
+
+
+# ----------------------------------------------------------------------------------------------
+# Atomicity: a stored run is written whole or not at all
+# ----------------------------------------------------------------------------------------------
+
+def _stored_bytes(results) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(results.iterdir())}
+
+
+@pytest.mark.parametrize("bad", [
+    dict(runtime_seconds=float("nan")), dict(runtime_seconds=-1.0), dict(runtime_seconds="12"),
+    dict(runtime_seconds=True), dict(profile=""), dict(profile=None), dict(cache=(1, 2)), dict(cache=(3,)),
+    dict(note=3), dict(software=["weka"]), dict(changes="none"), dict(changes={"x": object()}),
+    dict(changes={"x": float("nan")}),
+])
+def test_every_argument_is_checked_before_anything_is_written(results, bad):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0, note="first")
+    before = _stored_bytes(results)
+    arguments = dict(profile="ci", runtime_seconds=2.0) | bad
+    with pytest.raises(ValueError, match=next(iter(bad)) if next(iter(bad)) != "changes" else "changes|JSON"):
+        save_results(_frame().assign(accuracy=0.0), "demo", **arguments)
+    assert _stored_bytes(results) == before                      # the previous run, whole, and no stray file
+    with pytest.raises(ValueError):
+        save_results(_frame(), "fresh", **arguments)
+    assert not (results / "fresh.csv").exists() and not (results / "fresh.provenance.json").exists()
+
+
+def test_a_failed_rename_of_the_provenance_leaves_the_previous_run_intact(results, monkeypatch):
+    import os as os_module
+
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0, note="first")
+    before = _stored_bytes(results)
+    real_replace = os_module.replace
+
+    def failing(source, target):
+        if str(target).endswith(".provenance.json"):
+            raise OSError("disk full (injected)")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os_module, "replace", failing)
+    with pytest.raises(OSError, match="injected"):
+        save_results(_frame().assign(accuracy=0.0), "demo", profile="ci", runtime_seconds=2.0, note="second")
+    monkeypatch.setattr(os_module, "replace", real_replace)
+    assert _stored_bytes(results) == before                      # the CSV was put back, no temporary left
+    assert load_results("demo")["accuracy"].tolist() == _frame()["accuracy"].tolist()
+    # with no previous run, a failed write leaves nothing
+    monkeypatch.setattr(os_module, "replace", failing)
+    with pytest.raises(OSError, match="injected"):
+        save_results(_frame(), "fresh", profile="ci", runtime_seconds=2.0)
+    monkeypatch.setattr(os_module, "replace", real_replace)
+    assert _stored_bytes(results) == before
+
+
+def test_a_failed_csv_write_leaves_the_previous_run_intact(results, monkeypatch):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0)
+    before = _stored_bytes(results)
+
+    def broken(self, *args, **kwargs):
+        with open(args[0], "w") as handle:
+            handle.write("dataset,fo")                         # half a file, then the failure
+        raise OSError("interrupted (injected)")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", broken)
+    with pytest.raises(OSError, match="injected"):
+        save_results(_frame(), "demo", profile="ci", runtime_seconds=2.0)
+    monkeypatch.undo()
+    assert _stored_bytes(results) == before
+
+
+def test_the_reproduction_record_is_written_atomically(results, monkeypatch):
+    import os as os_module
+
+    save_results(_frame(), "first", profile="ci", runtime_seconds=10.0)
+    store.save_reproduction(["first"], 5.0, backend="loky")
+    before = _stored_bytes(results)
+    monkeypatch.setattr(os_module, "replace", lambda *a: (_ for _ in ()).throw(OSError("injected")))
+    with pytest.raises(OSError, match="injected"):
+        store.save_reproduction(["first"], 7.0, backend="loky")
+    monkeypatch.undo()
+    assert _stored_bytes(results) == before
+    with pytest.raises(ValueError, match="names must be a result name"):
+        store.save_reproduction(["../first"], 7.0, backend="loky")
+    with pytest.raises(ValueError, match="names must list"):
+        store.save_reproduction("first", 7.0, backend="loky")
+
+
+@pytest.mark.parametrize("keys,values,message", [
+    (["dataset", "nosuch"], ["accuracy"], r"keys: columns \['nosuch'\] missing"),
+    (["dataset", "fold"], ["nosuch"], r"values: columns \['nosuch'\] missing"),
+    ("dataset", ["accuracy"], "keys must be a list of column names"),
+    ([], ["accuracy"], "keys must name at least one column"),
+    (["dataset", "fold"], "accuracy", "values must be a list of column names"),
+])
+def test_changes_from_stored_names_a_bad_key_or_value(results, keys, values, message):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0)
+    with pytest.raises(ValueError, match=message):
+        store.changes_from_stored(_frame(), "demo", keys=keys, values=values)
+    with pytest.raises(ValueError, match=message):
+        assert_matches_stored(_frame(), "demo", keys=keys, values=values)
+
+
+def test_changes_from_stored_checks_its_tolerances_and_table(results):
+    save_results(_frame(), "demo", profile="ci", runtime_seconds=1.0)
+    with pytest.raises(ValueError, match="atol must be a finite number >= 0"):
+        store.changes_from_stored(_frame(), "demo", keys=["dataset", "fold"], values=["accuracy"], atol=-1)
+    with pytest.raises(ValueError, match="recomputed must be a DataFrame"):
+        store.changes_from_stored(_frame().to_dict(), "demo", keys=["dataset", "fold"], values=["accuracy"])

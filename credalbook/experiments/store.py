@@ -7,14 +7,18 @@ profile, recompute a subset with the same seeds and call :func:`assert_matches_s
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
+import re
 import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from credalbook._atomic import replace_together, write_text
 
 __all__ = ["results_dir", "results_path", "DirtyTreeError", "git_state", "save_results", "provenance",
            "load_results", "assert_matches_stored", "changes_from_stored", "describe_run", "REPRODUCTION",
@@ -27,8 +31,29 @@ def results_dir() -> Path:
     return repo_root() / "data" / "results"
 
 
+#: The form of a result name: letters, digits, ``_``, ``-`` and ``.`` (no path separator, no ``..``).
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def _checked_name(name, argument: str = "name") -> str:
+    """``name`` if it names a file inside ``data/results``; a ``ValueError`` naming ``argument`` otherwise."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or ".." in name:
+        raise ValueError(f"{argument} must be a result name (letters, digits, '_', '-' and '.', starting with a "
+                         f"letter or digit; no path separator, no '..'), got {name!r}")
+    return name
+
+
 def results_path(name: str) -> Path:
-    return results_dir() / f"{name}.csv"
+    """``data/results/{name}.csv``; ``name`` must be a plain result name (``ValueError`` for a path or ``..``)."""
+    folder = results_dir()
+    path = folder / f"{_checked_name(name)}.csv"
+    if path.resolve().parent != folder.resolve():  # a symbolic link planted under the name
+        raise ValueError(f"name {name!r} resolves outside {folder}")
+    return path
+
+
+def _provenance_path(name: str) -> Path:
+    return results_path(name).with_suffix(".provenance.json")
 
 
 class DirtyTreeError(RuntimeError):
@@ -68,16 +93,32 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
     the pinned environment a :class:`DirtyTreeError` names them, unless ``allow_dirty`` (the
     record then carries ``commit+dirty`` and the list of files).
     """
+    name = _checked_name(name)
     if not isinstance(frame, pd.DataFrame) or frame.empty:
         raise ValueError(f"experiment {name!r} returned no rows")
+    if not isinstance(profile, str) or not profile:
+        raise ValueError(f"profile must be a non-empty string, got {profile!r}")
+    if (isinstance(runtime_seconds, bool) or not isinstance(runtime_seconds, (int, float, np.integer, np.floating))
+            or not math.isfinite(runtime_seconds) or runtime_seconds < 0):
+        raise ValueError(f"runtime_seconds must be a finite number >= 0, got {runtime_seconds!r}")
+    if not isinstance(note, str):
+        raise ValueError(f"note must be a string, got {type(note).__name__}")
+    if cache is not None:
+        if (not isinstance(cache, (tuple, list)) or len(cache) != 2
+                or not all(isinstance(c, (int, np.integer)) and not isinstance(c, bool) and c >= 0 for c in cache)
+                or cache[1] > cache[0]):
+            raise ValueError(f"cache must be (grid cells, cached cells), two integers >= 0 with cached <= cells, "
+                             f"got {cache!r}")
+    if software is not None and not isinstance(software, dict):
+        raise ValueError(f"software must be a dict of program -> version, got {type(software).__name__}")
+    if changes is not None and not isinstance(changes, dict):
+        raise ValueError(f"changes must be a dict (changes_from_stored), got {type(changes).__name__}")
+    path = results_path(name)
     commit, dirty = git_state()
     if dirty and profile.startswith("full") and not allow_dirty:
         raise DirtyTreeError(f"not storing full-profile results {name!r} from a tree with uncommitted changes to "
                              f"{', '.join(dirty[:5])}{' ...' if len(dirty) > 5 else ''}: commit them first, or pass "
                              "allow_dirty=True (`credalbook reproduce --allow-dirty`), which the record keeps")
-    path = results_path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(path, index=False)  # shortest round-trip repr: reloaded floats are exact
     meta = {
         "name": name,
         "profile": profile,
@@ -99,7 +140,15 @@ def save_results(frame: pd.DataFrame, name: str, *, profile: str, runtime_second
         meta["changes_from_previous"] = changes
     if note:
         meta["note"] = note
-    path.with_suffix(".provenance.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    try:
+        record = json.dumps(meta, indent=2, allow_nan=False) + "\n"
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the provenance of {name!r} cannot be written as JSON: {error}") from None
+    # both files to temporary files first, then both renamed: a failure leaves the previous run whole
+    replace_together({
+        path: lambda temporary: frame.to_csv(temporary, index=False),  # shortest round-trip repr: exact floats
+        _provenance_path(name): lambda temporary: temporary.write_text(record, encoding="utf-8"),
+    })
     return path
 
 
@@ -112,10 +161,14 @@ def save_reproduction(names: list[str], wall_seconds: float, *, backend: str) ->
     wall time, the machine's cores, the backend, and each experiment's stored provenance
     (commit, runtime, cells read from the cache), so that the total is one measured run, not a
     sum of runs made at different times. Written beside the stored results as ``reproduce_run.json``."""
-    if not names:
-        raise ValueError("names must list the experiments of the run, got none")
-    if not (isinstance(wall_seconds, (int, float)) and wall_seconds > 0):
+    if isinstance(names, str) or not names:
+        raise ValueError(f"names must list the experiments of the run, got {names!r}")
+    names = [_checked_name(name, "names") for name in names]
+    if not (isinstance(wall_seconds, (int, float)) and not isinstance(wall_seconds, bool)
+            and math.isfinite(wall_seconds) and wall_seconds > 0):
         raise ValueError(f"wall_seconds must be a positive number, got {wall_seconds!r}")
+    if not isinstance(backend, str) or not backend:
+        raise ValueError(f"backend must be a non-empty string, got {backend!r}")
     experiments = {}
     for name in names:
         meta = provenance(name)
@@ -131,9 +184,7 @@ def save_reproduction(names: list[str], wall_seconds: float, *, backend: str) ->
         "cached_cells": sum(int(meta.get("cached_cells", 0)) for meta in experiments.values()),
         "experiments": experiments,
     }
-    path = results_dir() / f"{REPRODUCTION}.json"
-    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    return path
+    return write_text(results_dir() / f"{REPRODUCTION}.json", json.dumps(record, indent=2) + "\n")
 
 
 def reproduction() -> dict:
@@ -146,7 +197,7 @@ def reproduction() -> dict:
 
 def provenance(name: str) -> dict:
     """The provenance record of stored result ``name`` (commit, profile, date, runtime)."""
-    path = results_path(name).with_suffix(".provenance.json")
+    path = _provenance_path(name)
     if not path.is_file():
         raise FileNotFoundError(f"no stored results for {name!r} at {path}: run `make reproduce`")
     return json.loads(path.read_text(encoding="utf-8"))
@@ -160,11 +211,35 @@ def load_results(name: str) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+def _checked_columns(recomputed, stored: pd.DataFrame, name: str, keys, values) -> tuple[list[str], list[str]]:
+    """``keys`` and ``values`` as lists of column names present in both tables; a ``ValueError`` naming the argument."""
+    if not isinstance(recomputed, pd.DataFrame):
+        raise ValueError(f"recomputed must be a DataFrame, got {type(recomputed).__name__}")
+    checked = []
+    for argument, columns in (("keys", keys), ("values", values)):
+        if isinstance(columns, str) or not all(isinstance(c, str) for c in columns):
+            raise ValueError(f"{argument} must be a list of column names, got {columns!r}")
+        columns = list(columns)
+        if argument == "keys" and not columns:
+            raise ValueError(f"keys must name at least one column, got {columns!r}")
+        missing_cols = [c for c in columns if c not in stored.columns or c not in recomputed.columns]
+        if missing_cols:
+            raise ValueError(f"{argument}: columns {missing_cols} missing from the stored or recomputed table of "
+                             f"{name!r} (stored: {list(stored.columns)}; recomputed: {list(recomputed.columns)})")
+        checked.append(columns)
+    return checked[0], checked[1]
+
+
+def _check_tolerance(atol, rtol) -> None:
+    for argument, value in (("atol", atol), ("rtol", rtol)):
+        if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+                or not math.isfinite(value) or value < 0):
+            raise ValueError(f"{argument} must be a finite number >= 0, got {value!r}")
+
+
 def _joined(recomputed: pd.DataFrame, stored: pd.DataFrame, name: str, keys: list[str], values: list[str],
             how: str) -> pd.DataFrame:
-    missing_cols = [c for c in keys + values if c not in stored.columns or c not in recomputed.columns]
-    if missing_cols:
-        raise ValueError(f"columns {missing_cols} missing from the stored or recomputed table of {name!r}")
+    keys, values = _checked_columns(recomputed, stored, name, keys, values)
     return recomputed[keys + values].merge(stored[keys + values], on=keys, how=how,
                                            suffixes=("_recomputed", "_stored"), indicator=True)
 
@@ -188,6 +263,7 @@ def assert_matches_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str
     Returns the joined frame. Raises ``AssertionError`` naming the first differing rows, or
     when a recomputed key is absent from the stored table.
     """
+    _check_tolerance(atol, rtol)
     joined = _joined(recomputed, load_results(name), name, keys, values, how="left")
     absent = joined[joined["_merge"] != "both"]
     if len(absent):
@@ -208,7 +284,9 @@ def changes_from_stored(recomputed: pd.DataFrame, name: str, *, keys: list[str],
     differ (numbers beyond ``atol``/``rtol``); ``changed_rows`` counts rows with any difference.
     :meth:`credalbook.experiments.registry.Experiment.reproduce` keeps it in the new provenance, so
     that replacing a stored run says what it changed."""
+    _check_tolerance(atol, rtol)
     stored = load_results(name)
+    keys, values = _checked_columns(recomputed, stored, name, keys, values)
     if recomputed[keys].duplicated().any() or stored[keys].duplicated().any():
         raise ValueError(f"keys {keys} do not identify the rows of {name!r}")
     joined = _joined(recomputed, stored, name, keys, values, how="outer")
