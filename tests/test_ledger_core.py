@@ -65,15 +65,76 @@ def test_directions_and_significance_compare_the_statement():
     assert judge(significance, Finding(False))["verdict"] == "reproduced"
 
 
-def test_share_worded_claims_use_the_declared_threshold():
-    claim = _claim(kind="direction", published=True, tolerance={"share": 0.9, "word": "almost everywhere"})
+def test_share_worded_claims_use_the_policy_threshold():
+    claim = _claim(kind="direction", published=True, tolerance={"word": "almost everywhere", "share": 0.9})
     assert judge(claim, Finding(0.95))["verdict"] == "reproduced"
     assert judge(claim, Finding(0.71))["verdict"] == "partly"
     assert judge(claim, Finding(0.30))["verdict"] == "not reproduced"
-    never = _claim(kind="direction", published=False, tolerance={"share": 0.9, "word": "hardly ever"})
+    never = _claim(kind="direction", published=False, tolerance={"word": "almost never", "share": 0.9})
     assert judge(never, Finding(0.05))["verdict"] == "reproduced"
+    assert judge(never, Finding(0.2))["verdict"] == "partly"
     with pytest.raises(ValueError, match="share in \\[0, 1\\]"):
         judge(claim, Finding(1.5))
+
+
+def test_the_threshold_is_the_word_s_not_the_claim_s():
+    """A claim that still carried its own share would be judged by the policy's (0.75 for 'generally', not 0.667)."""
+    claim = _claim(kind="direction", published=True, tolerance={"word": "generally", "share": 0.667})
+    assert judge(claim, Finding(0.7))["verdict"] == "partly"
+    assert judge(claim, Finding(0.75))["verdict"] == "reproduced"
+    most = _claim(kind="direction", published=True, tolerance={"word": "mostly", "share": 0.5})
+    assert judge(most, Finding(0.5))["verdict"] == "partly" and judge(most, Finding(0.51))["verdict"] == "reproduced"
+
+
+def test_an_erratum_within_the_stated_tolerance_is_not_an_erratum():
+    claim = _claim(published=0.0, tolerance={"absolute": 0.1, "why": "rounding of the rows"})
+    row = judge(claim, Finding(0.076, verdict="erratum"))
+    assert row["verdict"] == "within tolerance" and row["severity"] == "" and row["finding"] == ""
+    beyond = judge(claim, Finding(0.2, verdict="erratum", severity="misprint"))
+    assert beyond["verdict"] == "erratum" and beyond["severity"] == "misprint" and beyond["finding"] == "x.demo"
+
+
+def test_negative_rows_name_their_finding_and_errata_their_severity():
+    claim = _claim(kind="count", published=3, finding="x.first", severity="unsupported inference")
+    row = judge(claim, Finding(2, verdict="erratum", severity="misprint"))
+    assert (row["finding"], row["severity"]) == ("x.first", "unsupported inference")  # the claim's own wins
+    assert judge(_claim(kind="count", published=3), Finding(2))["finding"] == "x.demo"
+    assert judge(_claim(kind="count", published=3), Finding(3))["finding"] == ""
+    assert judge(_claim(kind="count", published=3), Finding(2, verdict="erratum"))["severity"] == "error of substance"
+    with pytest.raises(ValueError, match="severity must be one of"):
+        Finding(1, verdict="erratum", severity="typo")
+
+
+def _rows(*rows):
+    return pd.DataFrame([{**{c: "" for c in core.COLUMNS}, "entry": "claim", **row} for row in rows])
+
+
+def test_findings_count_once_what_several_rows_explain():
+    table = _rows({"id": "yang2017.misprint", "paper": "yang2017", "verdict": "erratum", "finding": "yang2017.misprint",
+                   "severity": "misprint", "statement": "the claim"},
+                  {"id": "yang2017_table3[a]", "paper": "yang2017", "entry": "table", "verdict": "erratum",
+                   "finding": "yang2017.misprint", "severity": "misprint"},
+                  {"id": "yang2017_table3[b]", "paper": "yang2017", "entry": "table", "verdict": "erratum",
+                   "finding": "yang2017.misprint", "severity": "misprint"},
+                  {"id": "yang2017.other", "paper": "yang2017", "verdict": "partly", "finding": "yang2017.other"},
+                  {"id": "yang2017.fine", "paper": "yang2017", "verdict": "reproduced"},
+                  {"id": "zaffalon2012.sign", "paper": "zaffalon2012", "verdict": "erratum",
+                   "finding": "zaffalon2012.sign", "severity": "error of substance"},
+                  {"id": "zaffalon2011.sign", "paper": "zaffalon2011", "verdict": "erratum",
+                   "finding": "zaffalon2012.sign", "severity": "error of substance"},
+                  {"id": "zaffalon2012.twin", "paper": "zaffalon2012", "verdict": "erratum", "finding": "zaffalon2012.twin",
+                   "entry": "claim; reading: elsewhere"})
+    found = core.findings(table).set_index("finding")
+    assert list(found.index) == ["zaffalon2012.sign", "yang2017.misprint", "yang2017.other"]  # readings never count
+    misprint = found.loc["yang2017.misprint"]
+    assert (misprint["entries"], misprint["claims"], misprint["severity"]) == (3, "yang2017.misprint", "misprint")
+    assert misprint["cells"] == "yang2017_table3[a]; yang2017_table3[b]"
+    assert found.loc["zaffalon2012.sign", "papers"] == "zaffalon2012; zaffalon2011"
+    grid = core.finding_counts(table)
+    assert grid.loc["yang2017", "erratum"] == 1 and grid.loc["yang2017", "partly"] == 1
+    assert grid.loc["zaffalon2011", "erratum"] == 1 and grid.loc["zaffalon2012", "erratum"] == 1
+    assert grid.loc["all", "total"] == 3  # the shared finding counts once overall
+    assert core.counts(table).loc["yang2017", "erratum"] == 3  # entries still count every row
 
 
 def test_rankings():
@@ -121,8 +182,9 @@ class TestClaimFiles:
         (("part: IV", "part: IV\n  colour: red"), "unknown fields \\['colour'\\]"),
         (("  check: a.one\n", ""), "lacks \\[.check.\\]"),
         (("kind: count", "kind: number\n  tolerance: {absolute: 0.1}"), "needs a 'why'"),
-        (("kind: count", "kind: direction\n  tolerance: {share: 0.4, word: most}"), "out of range"),
-        (("kind: count", "kind: direction\n  tolerance: {share: 0.9}"), "names the paper's word"),
+        (("kind: count", "kind: direction\n  tolerance: {share: 0.9, word: most}"), "the verdict policy's, not the claim's"),
+        (("kind: count", "kind: direction\n  tolerance: {word: hardly ever}"), "in no quantifier of the verdict policy"),
+        (("part: IV", "part: IV\n  severity: typo"), "severity must be one of"),
         (("kind: count", "kind: count\n  tolerance: {absolute: 1, why: w}"), "applies to numbers"),
         (("part: IV", "part: IV\n  reading: 3"), "reading must name the reading in words, got 3"),
         (("part: IV", "part: IV\n  reading: ' '"), "reading must name the reading in words"),
@@ -271,3 +333,42 @@ def test_a_cell_rule_may_match_any_of_several_values():
     rule = {"match": {"model": ["J48", "PART"]}, "why": "leaf ties"}
     assert core._matches(pd.Series({"model": "PART", "measure": "AUC"}), rule, "book")
     assert not core._matches(pd.Series({"model": "NB", "measure": "AUC"}), rule, "book")
+
+
+def test_cells_name_their_finding_and_an_erratum_within_tolerance_is_void(tmp_path, monkeypatch):
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (paper / "yang2017_demo.csv").write_text("row,value\na,0.54\nb,0.54\nc,3.43\nd,2.0\ne,1.0\nf,0.30\n")
+    (paper / "yang2017_demo.yml").write_text(
+        "paper: Yang, Destercke & Masson (2017), demo\ntable: Table III\npage: 1\ntolerance: 0.005\n"
+        "cells:\n  - match: {row: [a, b]}\n    verdict: erratum\n    finding: yang2017.misprint\n"
+        "    severity: misprint\n    why: prints 0.54 for 8/15\n"
+        "  - match: {row: [c]}\n    verdict: erratum\n    why: above the bound\n"
+        "  - match: {row: [d, e]}\n    why: one cause for two cells\n"
+        "  - match: {row: [f]}\n    verdict: erratum\n    why: within tolerance, so no erratum\n")
+    monkeypatch.setattr(core, "_data_dir", lambda: paper)
+    import credalbook.reference as reference
+
+    monkeypatch.setattr(reference, "paper_dir", lambda: paper)
+    monkeypatch.setitem(core.TABLES, ("yang2017_demo", "book"), core.BookTable(
+        "yang2017_demo", lambda: None, ("row",), {}, None, "book", "IV", "chapters/x"))
+    book = pd.DataFrame({"row": list("abcdef"), "value": [8 / 15, 8 / 15, 2.7, 2.5, 1.5, 0.302]})
+    rows = core.table_rows("yang2017_demo", book=book).set_index("id")
+    cell = "yang2017_demo[row={}; value]".format
+    assert rows.loc[cell("a"), ["verdict", "finding", "severity"]].tolist() == ["erratum", "yang2017.misprint", "misprint"]
+    assert rows.loc[cell("c"), ["verdict", "finding", "severity"]].tolist() == [
+        "erratum", "yang2017_demo#rule2", "error of substance"]
+    assert rows.loc[cell("d"), "finding"] == rows.loc[cell("e"), "finding"] == "yang2017_demo#rule3"
+    assert rows.loc[cell("f"), ["verdict", "finding", "severity"]].tolist() == ["within tolerance", "", ""]
+
+
+def test_one_cause_in_several_tables_is_one_finding():
+    table = _rows({"id": "t12[a]", "paper": "zaffalon2012", "entry": "table", "verdict": "not reproduced",
+                   "finding": "t12#rule2", "detail": "CDT's leaf rule"},
+                  {"id": "t13[a]", "paper": "zaffalon2012", "entry": "table", "verdict": "not reproduced",
+                   "finding": "t13#rule5", "detail": "CDT's leaf rule"},
+                  {"id": "t13[b]", "paper": "zaffalon2012", "entry": "table", "verdict": "not reproduced",
+                   "finding": "t13#rule6", "detail": "another cause"},
+                  {"id": "t13[c]", "paper": "zaffalon2012", "entry": "table", "verdict": "erratum",
+                   "finding": "zaffalon2012.claim", "detail": "CDT's leaf rule"})
+    assert core._one_finding_per_cause(table).tolist() == ["t12#rule2", "t12#rule2", "t13#rule6", "zaffalon2012.claim"]

@@ -40,6 +40,28 @@ def test_r1_curve_must_never_rise():
     assert falling.book is True and bump.book is False
 
 
+def _repeated(costs_by_repetition: list[list[float]], r: float = 0.0, variant: str = "cautious",
+              dataset: str = "ERA") -> pd.DataFrame:
+    return pd.concat([_curve(costs, r=r, variant=variant, dataset=dataset).assign(repetition=i)
+                      for i, costs in enumerate(costs_by_repetition)], ignore_index=True)
+
+
+def test_a_step_the_wrong_way_within_the_spread_of_one_run_is_not_an_exception():
+    # the dip from s = 0.01 to 0.1 is 0.002 on average, its spread over the repetitions 0.002 * sqrt(2) ~ 0.0028
+    noisy = _repeated([[1.0, 0.996, 1.2, 2.0], [1.0, 1.0, 1.2, 2.0]])
+    within = entries.fig3_r0_increasing(noisy)
+    assert within.book is True and "beyond noise: 0" in within.detail
+    steady = _repeated([[1.0, 0.99, 1.2, 2.0], [1.0, 0.99, 1.2, 2.0]])  # the same dip every time: no spread
+    assert entries.fig3_r0_increasing(steady).book is False
+
+
+def test_plausible_optima_are_the_s_within_noise_of_the_least_cost():
+    costs = np.array([[3.0, 1.0, 1.02, 2.0], [3.0, 1.02, 1.0, 2.0], [3.0, 1.0, 1.0, 2.0]])
+    assert entries.plausible_optima(costs).tolist() == [False, True, True, False]
+    steps, spread = entries.noisy_steps(costs)
+    assert steps == pytest.approx([-1.99333, 0.0, 0.99333], abs=1e-4) and spread[0] == pytest.approx(0.011547, abs=1e-5)
+
+
 def test_mistake_averse_optimum_at_most_the_cautious_one():
     def frame(averse_costs):
         parts = []

@@ -103,14 +103,45 @@ def test_a_change_the_paper_tables_contradict_is_an_erratum():
         == "reproduced"
 
 
-def test_cma_copies_without_selection_are_an_erratum():
+def test_cma_copies_without_selection_are_a_remark_not_an_erratum():
+    """The paper's identical CMA columns suggest CMA was not re-run with CFS: an inference about the protocol,
+    so a remark; the book's medians decide."""
     claim = "zaffalon2012.bench-cfs-cma-determinacy-unaltered"
     results = two_arms({c: 80 for c in zb.CREDAL}, {c: 80 for c in zb.CREDAL})
     plain = pd.DataFrame({"name": ["a", "b", "c"], **{c: [90.0, 91.0, 92.0] for c in zb.CREDAL}})
     copied = plain.assign(NCC=[95.0, 96.0, 97.0], CMA=[90.0, 91.0, np.nan])  # CMA: two legible cells, both copies
-    assert verdict(claim, results=results, table12=plain, table16=copied) == "erratum"
+    row = core.evaluate_claim(CLAIMS[claim], {"results": results, "table12": plain, "table16": copied})
+    assert row["verdict"] == "reproduced" and "remark:" in row["detail"] and "2 of 2" in row["detail"]
     rerun = copied.assign(CMA=[90.0, 91.5, np.nan])
-    assert verdict(claim, results=results, table12=plain, table16=rerun) == "reproduced"  # book's CMA: 80.5 both arms
+    row = core.evaluate_claim(CLAIMS[claim], {"results": results, "table12": plain, "table16": rerun})
+    assert row["verdict"] == "reproduced" and "remark:" not in row["detail"]  # book's CMA: 80 both arms
+    moved = two_arms({c: 80 for c in zb.CREDAL}, {**{c: 80 for c in zb.CREDAL}, "CMA": 85})
+    assert verdict(claim, results=moved, table12=plain, table16=copied) == "not reproduced"
+
+
+def test_the_claims_are_judged_on_weka_ip_s_leaf_rule_and_the_strict_rule_is_a_reading():
+    stored = rows({("a", False): {"NCC": same(50), "CDT": same(90), "CDT-weka": same(99)}})
+    protocol = zb.paper_protocol_rows(stored)
+    assert sorted(protocol["classifier"]) == ["CDT", "NCC"]
+    assert protocol.loc[protocol["classifier"] == "CDT", "determinate"].item() == 99
+    for name in zb.BENCHMARK_CLAIMS:
+        original, twin = core.CHECKS[name], core.CHECKS[zb.strict_twin(name)]
+        assert original.function is twin.function
+        if "results" in original.inputs:
+            assert original.inputs["results"] is zb.PAPER_RESULTS and twin.inputs["results"] is zb.RESULTS
+    with pytest.raises(ValueError, match="must be a check of the benchmark"):
+        zb.strict_twin("ferri2019.fig5-monotone")
+
+
+def test_the_strict_twins_file_is_generated_from_the_claims():
+    import yaml
+
+    folder = core.claims_dir()
+    records = yaml.safe_load((folder / "zaffalon2012_benchmark.yml").read_text(encoding="utf-8"))
+    twins = yaml.safe_load((folder / "zaffalon2012_benchmark_strict.yml").read_text(encoding="utf-8"))
+    assert twins == zb.strict_twin_records(records)
+    assert {t["id"] for t in twins} == {zb.strict_twin(n) for n in zb.BENCHMARK_CLAIMS}
+    assert all(t["reading"] == zb.STRICT_LEAF_RULE for t in twins)
 
 
 def test_risk_aversion_gains_use_the_paper_tables_first():

@@ -34,7 +34,7 @@ __all__ = ["printed_tables", "dataset_listing", "example_probabilities", "confid
            "certainty_ratio_bounds", "ratio_one_complete_confidence", "penalizes_chance",
            "low_true_probability_lowers_ratio", "confident_row_raises_ratio", "ideal_ratio_near_one",
            "calibrated_low_ratio", "many_classes_flat", "datasets_count", "knn_divergence",
-           "tree_mean_divergence", "ratio_column_consistency", "high_ratio_accurate",
+           "tree_mean_divergence", "rows_beyond_rounding", "ratio_column_consistency", "high_ratio_accurate",
            "uncertainty_accuracy_ranking", "tree_accuracy_below", "imcp_closer_share",
            "imcp_closer_to_probabilistic_accuracy", "last_column_measure", "accuracy_overestimates",
            "calibration_leaders", "tree_most_reliable", "forest_reliability_undermined", "findings"]
@@ -536,19 +536,24 @@ def knn_divergence(tables: dict, results: pd.DataFrame | None) -> Finding:
     return Finding(book=mean, detail=detail, verdict="erratum" if abs(mean - 4.5) > 0.25 else None)
 
 
-def _table6_agrees_with_table4(tables: dict) -> dict:
-    """Altered input: Table 6's decision-tree divergence printed as Table 4's Mean row."""
+def _tree_rows_one_point_higher(tables: dict) -> dict:
+    """Altered input: Table 4's divergences one point higher on every row (their mean moves beyond either print)."""
     changed = dict(tables)
-    table4_mean = tables["Decision Tree"].set_index("dataset").loc["Mean", "div_pct"]
-    table6 = tables["Table 6"].copy()
-    table6.loc[table6["classifier"] == "Decision Tree", "div_pct"] = table4_mean
-    changed["Table 6"] = table6
+    table4 = tables["Decision Tree"]
+    changed["Decision Tree"] = table4.assign(div_pct=np.where(table4["dataset"] != "Mean", table4["div_pct"] + 1.0,
+                                                              table4["div_pct"]))
     return {"tables": changed}
 
 
-@check("aguilar2025.tree-mean-divergence", inputs={"tables": printed_tables}, mutate=_table6_agrees_with_table4)
+@check("aguilar2025.tree-mean-divergence", inputs={"tables": printed_tables}, mutate=_tree_rows_one_point_higher)
 def tree_mean_divergence(tables: dict) -> Finding:
-    """Table 4's Mean div (printed 0.0) against the mean of its rows and Table 6's value of the same mean."""
+    """Table 4's Mean div (printed 0.0) against the mean of its rows and Table 6's value of the same mean.
+
+    Judged as a number against the entry's tolerance (the rounding of 21 rows printed with one
+    decimal): Table 4's 0.0 and Table 6's 0.1 are one unit of the last digit apart and both within
+    it of the rows' mean, so neither is an erratum (the verdict policy: a tolerance that passes
+    the cell cannot call it an error).
+    """
     means = {c: ex.published_consistency(c, tables[c])[1].set_index("column") for c in ex.CLASSIFIERS}
     table6 = tables["Table 6"].set_index("classifier")
     tree = means["Decision Tree"].loc["div_pct"]
@@ -560,35 +565,78 @@ def tree_mean_divergence(tables: dict) -> Finding:
               f"prints {table6.loc['Decision Tree', 'div_pct']:g} for the same mean. Of the 28 Mean cells of Tables "
               f"2-5, beyond rounding of their rows' means: {', '.join(off_rows) or 'none'}; different from Table 6: "
               f"{', '.join(off_table6) or 'none'}")
-    return Finding(book=float(tree["mean_of_rows"]), detail=detail,
-                   verdict="erratum" if tree["printed_mean"] != table6.loc["Decision Tree", "div_pct"] else None)
+    return Finding(book=float(tree["mean_of_rows"]), detail=detail)
 
 
-def _ratios_as_defined(tables: dict) -> dict:
-    """Altered input: every printed C_rho replaced by the ratio of the printed accuracies."""
+def _fold_average_gaps(results: pd.DataFrame) -> pd.Series:
+    """The book's fold-averaged run: C_rho minus the ratio of the averaged accuracies (points), by (classifier, row name).
+
+    The average of per-fold ratios is not the ratio of the averaged accuracies: this is the gap that
+    fold averaging alone makes between a printed C_rho and its row's printed Acc*_v and Acc*_u.
+    """
+    total = results["acc_s_foldavg"] + results["acc_u_foldavg"]
+    ratio = np.where(total > 0, 100 * results["acc_s_foldavg"] / total.where(total > 0, 1.0), 0.0)
+    gaps = results.assign(gap=results["c_rho_pct_foldavg"] - ratio)
+    return gaps.groupby(["classifier", "paper_name"])["gap"].mean()
+
+
+def _ratios_as_fold_averaging_makes(tables: dict, results: pd.DataFrame) -> dict:
+    """Altered input: every printed C_rho set to the ratio of its row's printed accuracies plus the gap fold averaging
+    makes in the book's run (no row left unexplained), or, if none is, ten points above that."""
+    gaps = _fold_average_gaps(results)
+    shift = 10.0 if ratio_column_consistency(tables, results).book == 0 else 0.0
     changed = dict(tables)
     for classifier in ex.CLASSIFIERS:
         table = tables[classifier].copy()
         rows = table["dataset"] != "Mean"
-        table.loc[rows, "c_rho_pct"] = ex.published_consistency(classifier, table)[0]["c_rho_check"].to_numpy()
+        ratio = ex.published_consistency(classifier, table)[0]["c_rho_check"].to_numpy()
+        gap = table.loc[rows, "dataset"].map(lambda row, c=classifier: gaps.get((c, row), 0.0)).to_numpy()
+        table.loc[rows, "c_rho_pct"] = ratio + gap + shift
         changed[classifier] = table
-    return {"tables": changed}
+    return {"tables": changed, "results": results}
 
 
-@check("aguilar2025.ratio-column-consistency", inputs={"tables": printed_tables}, mutate=_ratios_as_defined)
-def ratio_column_consistency(tables: dict) -> Finding:
-    """Printed rows of Tables 2-5 whose C_rho is not 100 Acc*_v/(Acc*_v + Acc*_u) of the printed columns (Eq. 21)."""
+def rows_beyond_rounding(tables: dict) -> dict[str, pd.DataFrame]:
+    """Per classifier, the printed rows of Tables 2-5 whose C_rho departs from 100 Acc*_v/(Acc*_v + Acc*_u) of the
+    same row by more than the rounding of the three printed numbers (what fold averaging may make)."""
     checked = {c: ex.published_consistency(c, tables[c])[0] for c in ex.CLASSIFIERS}
-    off = {c: t[t["c_rho_difference"].abs() > t["c_rho_slack"] + 1e-9] for c, t in checked.items()}
-    count = sum(len(t) for t in off.values())
-    detail = (f"{count} of {sum(len(t) for t in checked.values())} rows off by more than rounding ("
-              + ", ".join(f"{c} {len(t)}" for c, t in off.items()) + ")")
+    return {c: t[t["c_rho_difference"].abs() > t["c_rho_slack"] + 1e-9] for c, t in checked.items()}
+
+
+@check("aguilar2025.ratio-column-consistency", inputs={"tables": printed_tables, "results": RESULTS},
+       mutate=_ratios_as_fold_averaging_makes)
+def ratio_column_consistency(tables: dict, results: pd.DataFrame) -> Finding:
+    """Printed rows of Tables 2-5 whose C_rho departs from 100 Acc*_v/(Acc*_v + Acc*_u) (Eq. 21) by more than
+    rounding and by more than fold averaging makes (the book's fold-averaged run, within the C_rho tolerance).
+
+    The paper's tables are fold averages (the book's protocol page): the average of per-fold ratios
+    is not the ratio of the averaged accuracies, so no printed gap contradicts the paper itself and
+    none is an erratum; a gap the book's fold-averaged run does not show is a difference of
+    reproduction (the count, against the 0 the paper implies).
+    """
+    from credalbook.reference import published_source
+
+    tolerance = float(published_source(ex.TABLES["3-NN"])["tolerance"]["c_rho_pct"])
+    gaps = _fold_average_gaps(results)
+    checked = {c: ex.published_consistency(c, tables[c])[0] for c in ex.CLASSIFIERS}
+    beyond_rounding = rows_beyond_rounding(tables)
+    unexplained, unrun = {}, 0
+    for classifier, table in beyond_rounding.items():
+        book = table["dataset"].map(lambda row, c=classifier: gaps.get((c, row), np.nan))
+        unrun += int(book.isna().sum())
+        unexplained[classifier] = table[book.notna() & ((table["c_rho_difference"] - book).abs()
+                                                        > tolerance + table["c_rho_slack"])]
+    count = sum(len(t) for t in unexplained.values())
+    rows = sum(len(t) for t in checked.values())
+    detail = (f"{sum(len(t) for t in beyond_rounding.values())} of {rows} rows depart from the ratio of their printed "
+              f"accuracies by more than rounding; fold averaging in the book's run makes the same gap within "
+              f"{tolerance:g} points on all but {count} ({unrun} not run by the book)")
     if count:
-        classifier, worst = max(((c, row) for c, t in off.items() for _, row in t.iterrows()),
+        classifier, worst = max(((c, row) for c, t in unexplained.items() for _, row in t.iterrows()),
                                 key=lambda item: abs(item[1]["c_rho_difference"]))
-        detail += (f"; largest: {classifier}, {worst['dataset']} (printed {worst['c_rho_pct']:g}, recomputed "
-                   f"{worst['c_rho_check']:.1f})")
-    return Finding(book=count, detail=detail, verdict="erratum" if count else None)
+        detail += (f"; largest: {classifier}, {worst['dataset']} (printed {worst['c_rho_pct']:g}, ratio "
+                   f"{worst['c_rho_check']:.1f}, fold averaging {gaps.get((classifier, worst['dataset']), np.nan):+.2f})")
+    return Finding(book=count, detail=detail)
 
 
 def _majority_share(listing: pd.DataFrame) -> pd.Series:

@@ -17,8 +17,9 @@ reproduced          the book's value equals the paper's (a number within half a 
                     the same)
 within tolerance    a number off by more than the printing precision but within the entry's
                     stated tolerance
-partly              a ranking with the same leader but another order, or a share-worded claim
-                    ("almost everywhere") that holds in a majority but below its threshold
+partly              a ranking with the same leader but another order, or a quantified claim
+                    ("almost everywhere") that holds in at least half of its cases but below its
+                    quantifier's threshold (the verdict policy, :mod:`credalbook.ledger.policy`)
 not reproduced      the book's computation does not give the paper's value or statement
 erratum             the paper contradicts a derivation or itself (the check says how)
 not checkable       the book cannot decide it (a dataset or detail is missing; the check says why)
@@ -26,6 +27,8 @@ not checkable       the book cannot decide it (a dataset or detail is missing; t
 
 :func:`ledger` evaluates every entry into one table (``credalbook ledger`` prints it); the
 chapters show their slice of it, and the reproduction report and the errata page are made from it.
+Every negative row names its *finding* (one per distinct error or failed claim, however many
+rows it explains; :func:`findings`, :func:`finding_counts`) and every erratum its severity.
 """
 from __future__ import annotations
 
@@ -43,15 +46,19 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from credalbook.ledger import policy
+
 __all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claims", "Finding", "Check",
            "check", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
            "BookTable", "BOOK_READING", "entry_label", "is_reading", "is_claim", "book_table", "judged_cells", "table_rows", "COLUMNS", "book_frame", "fingerprint",
-           "evaluated", "ledger", "counts"]
+           "evaluated", "ledger", "counts", "finding_of", "findings", "finding_counts", "NEGATIVE"]
 
 #: The verdicts of the ledger, in the order of the reports (see the module docstring).
 VERDICTS = ("reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable")
 #: The kinds of claims, each with its verdict rule in :func:`judge`.
 KINDS = ("number", "count", "direction", "significance", "bound", "formula", "ranking")
+#: The verdicts that make a finding (see :mod:`credalbook.ledger.policy`).
+NEGATIVE = policy.NEGATIVE
 #: The reading of a published table or claim that follows the book's conventions (the one counted).
 BOOK_READING = "book"
 
@@ -124,10 +131,14 @@ class Claim:
 
     ``tolerance`` is ``"exact"`` or a mapping: ``{absolute: x, why: ...}`` or ``{relative: x,
     why: ...}`` for numbers (``printed``: the printing precision, default from the published
-    value's digits), ``{share: t, word: "..."}`` for statements worded "almost everywhere",
-    "consistently"...: the check returns the share of cases where the statement holds and
-    ``t`` is the declared threshold. ``reading`` other than ``"book"`` judges the claim in an
-    alternative reading (say, on the paper's own learners): reported beside the book's, never counted.
+    value's digits), ``{word: "..."}`` for statements worded "almost everywhere",
+    "consistently"...: the check returns the share of cases where the statement holds and the
+    threshold is the one of the word's quantifier in the verdict policy
+    (:data:`credalbook.ledger.policy.QUANTIFIERS`; the loaded tolerance carries it as ``share``).
+    ``reading`` other than ``"book"`` judges the claim in an alternative reading (say, on the
+    paper's own learners): reported beside the book's, never counted. ``finding`` names the finding
+    the entry belongs to when it repeats another entry's error (default: its own id);
+    ``severity`` is the erratum's (:data:`credalbook.ledger.policy.SEVERITIES`).
     """
 
     id: str
@@ -144,10 +155,12 @@ class Claim:
     note: str = ""
     printed: float | None = None
     reading: str = BOOK_READING
+    finding: str = ""
+    severity: str = ""
 
 
 _CLAIM_FIELDS = {"id", "paper", "quote", "sections", "kind", "published", "check", "part", "chapter", "tolerance",
-                 "also", "note", "printed", "reading"}
+                 "also", "note", "printed", "reading", "finding", "severity"}
 
 
 def claims_dir() -> Path:
@@ -162,22 +175,32 @@ def _as_tuple(value) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-def _check_tolerance(claim_id: str, kind: str, tolerance) -> None:
+def _check_tolerance(claim_id: str, kind: str, tolerance):
+    """The tolerance validated; a quantified one (``{word: ...}``) gets its quantifier and threshold from the policy."""
     if tolerance == "exact":
-        return
+        return tolerance
     if not isinstance(tolerance, dict):
         raise ValueError(f"claim {claim_id!r}: tolerance must be 'exact' or a mapping, got {tolerance!r}")
-    rules = set(tolerance) & {"absolute", "relative", "share"}
+    if "share" in tolerance:
+        raise ValueError(f"claim {claim_id!r}: a share threshold is the verdict policy's, not the claim's: write "
+                         f"the paper's word only ('tolerance: {{word: almost everywhere}}', "
+                         f"credalbook.ledger.policy.WORDS)")
+    if "word" in tolerance and not ({"absolute", "relative"} & set(tolerance)):
+        try:
+            quantifier = policy.quantifier_of(tolerance["word"])
+        except ValueError as error:
+            raise ValueError(f"claim {claim_id!r}: {error}") from None
+        return {**tolerance, "quantifier": quantifier.name, "share": quantifier.threshold}
+    rules = set(tolerance) & {"absolute", "relative"}
     if len(rules) != 1:
-        raise ValueError(f"claim {claim_id!r}: tolerance needs exactly one of absolute, relative, share")
+        raise ValueError(f"claim {claim_id!r}: tolerance needs exactly one of absolute, relative, word")
     rule = rules.pop()
     value = tolerance[rule]
-    if not isinstance(value, (int, float)) or not (value >= 0) or (rule == "share" and not 0.5 < value <= 1):
+    if not isinstance(value, (int, float)) or not (value >= 0):
         raise ValueError(f"claim {claim_id!r}: tolerance {rule} = {value!r} out of range")
-    if rule in ("absolute", "relative") and (kind not in ("number", "bound") or not tolerance.get("why")):
+    if kind not in ("number", "bound") or not tolerance.get("why"):
         raise ValueError(f"claim {claim_id!r}: a numeric tolerance applies to numbers and needs a 'why'")
-    if rule == "share" and not tolerance.get("word"):
-        raise ValueError(f"claim {claim_id!r}: a share tolerance names the paper's word ('word: almost everywhere')")
+    return tolerance
 
 
 def _claim_from(record: dict, source: Path) -> Claim:
@@ -194,16 +217,22 @@ def _claim_from(record: dict, source: Path) -> Claim:
     for other in _as_tuple(record.get("also")):
         if other.split(" ", 1)[0] not in PAPERS:
             raise ValueError(f"{source.name}: claim {label!r}: 'also' must start with a paper key, got {other!r}")
-    _check_tolerance(label, record["kind"], record.get("tolerance", "exact"))
+    tolerance = _check_tolerance(label, record["kind"], record.get("tolerance", "exact"))
+    if record.get("severity"):
+        try:
+            policy.check_severity(record["severity"])
+        except ValueError as error:
+            raise ValueError(f"{source.name}: claim {label!r}: {error}") from None
     reading = record.get("reading", BOOK_READING)
     if not isinstance(reading, str) or not reading.strip():
         raise ValueError(f"{source.name}: claim {label!r}: reading must name the reading in words, got {reading!r}")
     return Claim(id=str(record["id"]), paper=record["paper"], quote=str(record["quote"]).strip(),
                  sections=_as_tuple(record["sections"]), kind=record["kind"], published=record["published"],
                  check=str(record["check"]), part=str(record["part"]), chapter=str(record.get("chapter", "")),
-                 tolerance=record.get("tolerance", "exact"), also=_as_tuple(record.get("also")),
+                 tolerance=tolerance, also=_as_tuple(record.get("also")),
                  note=str(record.get("note", "")).strip(), printed=record.get("printed"),
-                 reading=reading.strip())
+                 reading=reading.strip(), finding=str(record.get("finding", "") or ""),
+                 severity=str(record.get("severity", "") or ""))
 
 
 def claims(folder: Path | None = None) -> list[Claim]:
@@ -241,16 +270,20 @@ class Finding:
 
     ``verdict`` overrides the kind's rule where the check itself decides (``erratum`` when the
     paper contradicts a derivation or itself, ``not checkable`` when the book cannot decide);
-    ``detail`` is one line of the book's numbers behind the value.
+    ``detail`` is one line of the book's numbers behind the value; ``severity`` an erratum's
+    (:data:`credalbook.ledger.policy.SEVERITIES`; the claim's own ``severity`` takes precedence).
     """
 
     book: Any
     detail: str = ""
     verdict: str | None = None
+    severity: str | None = None
 
     def __post_init__(self):
         if self.verdict is not None and self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.severity is not None:
+            policy.check_severity(self.severity)
 
 
 @dataclass(frozen=True)
@@ -358,21 +391,43 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
 
 
+def _quantified(tolerance) -> bool:
+    """Whether a claim's tolerance is a quantifier of the paper's words (``{word: ...}``), judged by share."""
+    return isinstance(tolerance, dict) and "word" in tolerance and not ({"absolute", "relative"} & set(tolerance))
+
+
+def _tolerance_limit(claim: Claim) -> float | None:
+    """The largest difference a number claim's stated tolerance allows (None when it states none)."""
+    if not isinstance(claim.tolerance, dict) or not _is_number(claim.published):
+        return None
+    if "absolute" in claim.tolerance:
+        return float(claim.tolerance["absolute"])
+    if "relative" in claim.tolerance:
+        return float(claim.tolerance["relative"]) * abs(float(claim.published))
+    return None
+
+
 def judge(claim: Claim, finding: Finding) -> dict:
-    """The ledger row of ``claim`` given the check's ``finding``: book value, difference, verdict."""
+    """The ledger row of ``claim`` given the check's ``finding``: book value, difference, verdict.
+
+    The verdict follows the verdict policy (:mod:`credalbook.ledger.policy`): a quantified claim
+    by its quantifier's threshold, a ranking by its leader, and an erratum on a number is void
+    when the book's value lies within the entry's stated tolerance (``within tolerance``).
+    """
     published, book = claim.published, finding.book
     difference = np.nan
     if finding.verdict is not None:
         verdict = finding.verdict
         if _is_number(published) and _is_number(book):
             difference = float(book) - float(published)
-    elif isinstance(claim.tolerance, dict) and "share" in claim.tolerance:
+        limit = _tolerance_limit(claim)
+        if verdict == "erratum" and claim.kind in ("number", "bound") and limit is not None \
+                and policy.erratum_within_tolerance(difference, limit):
+            verdict = "within tolerance"
+    elif _quantified(claim.tolerance):
         if not _is_number(book) or not 0 <= float(book) <= 1:
             raise ValueError(f"check of {claim.id!r} must return a share in [0, 1] for a share-worded claim")
-        threshold = claim.tolerance["share"]
-        holds = float(book) >= threshold if published is not False else float(book) <= 1 - threshold
-        majority = float(book) > 0.5 if published is not False else float(book) < 0.5
-        verdict = "reproduced" if holds else "partly" if majority else "not reproduced"
+        verdict = policy.share_verdict(float(book), claim.tolerance["word"], negated=published is False)
     elif claim.kind in ("number", "bound") and _is_number(published):
         if not _is_number(book) or (isinstance(book, float) and math.isnan(book)):
             raise ValueError(f"check of {claim.id!r} must return a number, got {book!r}")
@@ -383,9 +438,7 @@ def judge(claim: Claim, finding: Finding) -> dict:
         difference = float(book) - float(published)
         verdict = "reproduced" if difference == 0 else "not reproduced"
     elif claim.kind == "ranking":
-        published_order, book_order = list(published), list(book)
-        verdict = ("reproduced" if published_order == book_order
-                   else "partly" if published_order[:1] == book_order[:1] else "not reproduced")
+        verdict = policy.ranking_verdict(published, book)
     elif claim.kind == "formula":
         raise ValueError(f"check of formula claim {claim.id!r} must decide (reproduced or erratum) itself")
     else:  # direction, significance, a bound stated in words: the statement as printed vs the book's
@@ -396,7 +449,9 @@ def judge(claim: Claim, finding: Finding) -> dict:
             "difference": difference, "tolerance": _show_tolerance(claim), "verdict": verdict,
             "evidence": CHECKS[claim.check].evidence if claim.check in CHECKS else claim.check,
             "detail": finding.detail, "chapter": claim.chapter, "also": "; ".join(claim.also),
-            "note": claim.note, "entry": entry_label("claim", claim.reading)}
+            "note": claim.note, "entry": entry_label("claim", claim.reading),
+            "finding": (claim.finding or claim.id) if policy.is_negative(verdict) else "",
+            "severity": (claim.severity or finding.severity or policy.DEFAULT_SEVERITY) if verdict == "erratum" else ""}
 
 
 def _same(published, book) -> bool:
@@ -425,8 +480,10 @@ def _show_tolerance(claim: Claim) -> str:
     if claim.tolerance == "exact":
         return "exact" if claim.kind != "number" else f"printed ±{claim.printed or printing_precision(claim.published):g}"
     rule = claim.tolerance
-    if "share" in rule:
-        return f"'{rule['word']}': ≥ {rule['share']:.0%} of cases"
+    if _quantified(rule):
+        quantifier = policy.quantifier_of(rule["word"])
+        cases = "all cases" if quantifier.rule == "all" else f"{quantifier.rule} of cases"
+        return f"'{rule['word']}' ({quantifier.name}): {cases}"
     key = "absolute" if "absolute" in rule else "relative"
     return f"{key} {rule[key]:g} ({rule['why']})"
 
@@ -520,7 +577,10 @@ def judged_cells(name: str, reading: str = BOOK_READING, book: pd.DataFrame | No
     mixes quantities); a rule without ``verdict`` explains the matched cells that differ (not
     reproduced, or within tolerance), a rule with one sets it (e.g. ``erratum`` for a cell the
     paper misprints, naming the claim that shows it). A cell with no book value is ``not
-    checkable``.
+    checkable``. ``finding`` is the finding a negative cell belongs to: the deciding rule's
+    ``finding`` (say, the claim that shows a misprint), else one finding per rule (the cells one
+    cause explains: ``{name}#rule{i}``), else the cell's own; ``severity`` an erratum cell's
+    (the rule's ``severity``, else the policy's default).
     """
     from credalbook.reference import compare, published, published_source
 
@@ -539,26 +599,42 @@ def judged_cells(name: str, reading: str = BOOK_READING, book: pd.DataFrame | No
     long_text = text.melt(list(item.on), var_name="measure", value_name="printed")
     table = table.merge(long_text, on=[*item.on, "measure"], how="left")
     rules = source.get("cells", []) or []
-    tolerances, verdicts, whys = [], [], []
+    tolerances, verdicts, whys, found, severities = [], [], [], [], []
     for _, cell in table.iterrows():
-        matching = [rule for rule in rules if _matches(cell, rule, reading)]
-        tolerance = next((float(r["tolerance"]) for r in matching if "tolerance" in r), float(cell["tolerance"]))
-        why = ""
+        matching = [(i, rule) for i, rule in enumerate(rules, start=1) if _matches(cell, rule, reading)]
+        tolerance = next((float(r["tolerance"]) for _, r in matching if "tolerance" in r), float(cell["tolerance"]))
+        why, deciding = "", None
         if np.isnan(cell["book"]):
             verdict, why = "not checkable", "the book has no value for this cell"
         else:
             precision = printing_precision(cell["printed"])
             verdict = _number_verdict(float(cell["paper"]), float(cell["book"]), precision,
                                       {"absolute": tolerance, "why": "source record"})
-        for rule in matching:
+        for i, rule in matching:
             if "verdict" in rule or verdict in ("not reproduced", "within tolerance"):
                 verdict = rule.get("verdict", verdict)
-                why = rule["why"]
+                why, deciding = rule["why"], (i, rule)
+        if verdict == "erratum" and not np.isnan(cell["book"]) \
+                and policy.erratum_within_tolerance(float(cell["book"]) - float(cell["paper"]), tolerance):
+            verdict = "within tolerance"  # a tolerance that passes the cell cannot also call it an error
+        finding = ""
+        if policy.is_negative(verdict):
+            key = ", ".join(f"{k}={cell[k]}" for k in item.on)
+            finding = (str(deciding[1].get("finding") or f"{name}#rule{deciding[0]}") if deciding
+                       else f"{name}[{key}; {cell['measure']}]")
+        severity = ""
+        if verdict == "erratum":
+            severity = policy.check_severity(str((deciding[1] if deciding else {}).get("severity")
+                                                 or policy.DEFAULT_SEVERITY))
         tolerances.append(tolerance)
         verdicts.append(verdict)
         whys.append(why)
+        found.append(finding)
+        severities.append(severity)
     table["tolerance"], table["verdict"], table["why"] = tolerances, verdicts, whys
-    return table[[*item.on, "measure", "printed", "paper", "book", "difference", "tolerance", "verdict", "why"]]
+    table["finding"], table["severity"] = found, severities
+    return table[[*item.on, "measure", "printed", "paper", "book", "difference", "tolerance", "verdict", "why",
+                  "finding", "severity"]]
 
 
 def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -579,7 +655,8 @@ def table_rows(name: str, reading: str = BOOK_READING, book: pd.DataFrame | None
                      "difference": cell["difference"], "tolerance": f"±{cell['tolerance']:g}",
                      "verdict": cell["verdict"], "evidence": item.evidence, "detail": cell["why"],
                      "chapter": item.chapter, "also": "", "note": "",
-                     "entry": entry_label("table", reading)})
+                     "entry": entry_label("table", reading), "finding": cell["finding"],
+                     "severity": cell["severity"]})
     return pd.DataFrame(rows)
 
 
@@ -600,7 +677,7 @@ def _paper_of(name: str) -> str:
 
 #: The columns of the ledger table, in order.
 COLUMNS = ["id", "paper", "part", "section", "kind", "statement", "published", "book", "difference", "tolerance",
-           "verdict", "evidence", "detail", "chapter", "also", "note", "entry"]
+           "verdict", "evidence", "detail", "chapter", "also", "note", "entry", "finding", "severity"]
 
 
 def book_frame(name: str, reading: str = BOOK_READING) -> pd.DataFrame:
@@ -628,8 +705,22 @@ def _evaluate(readings: bool, paper: str | None = None, chapter: str | None = No
     table = pd.concat([f for f in frames if not f.empty] or frames, ignore_index=True)[COLUMNS]
     text = [c for c in COLUMNS if c != "difference"]
     table[text] = table[text].fillna("").astype(str)
+    table["finding"] = _one_finding_per_cause(table)
     table["difference"] = pd.to_numeric(table["difference"], errors="coerce").astype(float)
     return table.reset_index(drop=True)
+
+
+def _one_finding_per_cause(table: pd.DataFrame) -> pd.Series:
+    """The ``finding`` column with the cells that one cause explains in several tables of a paper (the same
+    ``cells:`` explanation, word for word, say the CDT's leaf rule in Tables 12-19) under one finding: the
+    first table's rule."""
+    finding = table["finding"].astype(str)
+    by_rule = finding.str.contains("#rule", regex=False) & (table["detail"].astype(str) != "")
+    if not by_rule.any():
+        return finding
+    first = (table[by_rule].assign(finding=finding[by_rule]).groupby(["paper", "entry", "detail"], sort=False)["finding"]
+             .transform("first"))
+    return finding.where(~by_rule, first)
 
 
 def fingerprint() -> str:
@@ -705,3 +796,64 @@ def counts(table: pd.DataFrame) -> pd.DataFrame:
     grid["total"] = grid.sum(axis=1)
     grid.loc["all"] = grid.sum(axis=0)
     return grid.astype(int)
+
+
+# ----------------------------------------------------------------------------------------------
+# Findings: one count per distinct error or failed claim
+# ----------------------------------------------------------------------------------------------
+
+def finding_of(table: pd.DataFrame) -> pd.Series:
+    """The finding of each ledger row (its ``finding`` column; ``""`` for a row that is not negative)."""
+    if "finding" not in table.columns:
+        raise ValueError("the table has no 'finding' column: evaluate it with ledger() or evaluated()")
+    return table["finding"].fillna("").astype(str)
+
+
+def findings(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per finding of the counted ledger rows of ``table`` (alternative readings left out).
+
+    Columns: ``finding`` (its id: the principal entry's id, or a table's rule), ``paper`` (the
+    principal row's), ``papers`` (every paper with a row of it, ``"; "``-separated: the
+    conference version repeats some of the journal's errata), ``verdict`` (the gravest of its
+    rows: erratum, then not reproduced, then partly), ``severity`` (an erratum's), ``entries``
+    (how many ledger rows it explains), ``claims`` and ``cells`` (their ids, ``"; "``-separated),
+    ``statement`` (the principal row's: the row whose id is the finding's, else the first claim,
+    else the first cell). Ordered by paper (as :data:`PAPERS`), then as the rows first appear.
+    """
+    counted = table[~is_reading(table["entry"])]
+    counted = counted[(finding_of(counted) != "").to_numpy()]
+    gravity = {verdict: i for i, verdict in enumerate(("erratum", "not reproduced", "partly"))}
+    rows = []
+    for finding, group in counted.groupby(finding_of(counted), sort=False):
+        claimed = group[is_claim(group["entry"])]
+        principal = group[group["id"] == finding]
+        principal = principal if len(principal) else (claimed if len(claimed) else group)
+        verdict = min(group["verdict"], key=lambda v: gravity.get(v, len(gravity)))
+        severities = [s for s in group["severity"].astype(str) if s] if "severity" in group else []
+        papers = [p for p in PAPERS if p in set(group["paper"])]
+        rows.append({"finding": finding, "paper": principal["paper"].iloc[0], "papers": "; ".join(papers),
+                     "verdict": verdict, "severity": severities[0] if verdict == "erratum" and severities else "",
+                     "entries": len(group), "claims": "; ".join(claimed["id"]),
+                     "cells": "; ".join(group.loc[~is_claim(group["entry"]), "id"]),
+                     "statement": principal["statement"].iloc[0]})
+    frame = pd.DataFrame(rows, columns=["finding", "paper", "papers", "verdict", "severity", "entries", "claims",
+                                        "cells", "statement"])
+    order = {paper: i for i, paper in enumerate(PAPERS)}
+    frame["_order"] = frame["paper"].map(order)
+    return frame.sort_values("_order", kind="stable").drop(columns="_order").reset_index(drop=True)
+
+
+def finding_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """Findings per paper (rows) and negative verdict (columns: partly, not reproduced, erratum), with totals.
+
+    Beside :func:`counts` (entries): an error repeated in several cells or statements counts once.
+    A finding with rows in two papers (the conference version repeating the journal) counts in
+    each paper's row, and once in the row ``all``.
+    """
+    found = findings(table)
+    per_paper = found.assign(paper=found["papers"].str.split("; ")).explode("paper")
+    grid = pd.crosstab(per_paper["paper"], per_paper["verdict"]).reindex(columns=list(NEGATIVE), fill_value=0)
+    grid = grid.reindex([p for p in PAPERS if p in grid.index])
+    grid.loc["all"] = found["verdict"].value_counts().reindex(list(NEGATIVE), fill_value=0)
+    grid["total"] = grid.sum(axis=1)
+    return grid.fillna(0).astype(int)

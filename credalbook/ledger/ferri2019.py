@@ -44,7 +44,7 @@ __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4
            "high_bs_train_optimal_best", "means_favour_train_optimal", "rate_driven_small_gap",
            "hardest_datasets", "table8_train_optimal_advantage", "table8_pairwise", "table8_clearest_wins",
            "train_optimal_better_on_average", "rate_driven_better_on_harder", "table8_sorted",
-           "table8_caption_baselines", "fig5_monotone", "fig5_few_ranking_changes",
+           "table8_caption_baselines", "rate_driven_identity", "table8_rate_driven_identity", "fig5_monotone", "fig5_few_ranking_changes",
            "fig5_best_uncertain_train", "fig5_worst_three_certain_train", "fig5_lowest_relative_increase",
            "ibk1_train_optimal_not_flat", "low_uncertainty_train_optimal", "crisp_score_driven_flat",
            "svmp_in_line", "svm_best_uncertain", "svm_second_worst_certain", "baselines_swapped",
@@ -1052,6 +1052,65 @@ def table8_caption_baselines(printed: dict) -> Finding:
     detail = (f"mean AUC over 12 model types with Prior ≤ {ceiling:.3f}; printed above it: "
               + (", ".join(f"{d} {v:.3f}" for d, v in above.items()) or "none"))
     return Finding(len(above) == 0, detail=detail, verdict="erratum" if len(above) else None)
+
+
+def rate_driven_identity(table8: pd.DataFrame, table5: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
+    """Table 8's printed rate-driven loss against the paper's identity 1/3 + π0π1(1 − 2 AUC) (Sect. 4, Table 4).
+
+    The identity is linear in AUC, so it holds for Table 8's means over model types and splits up
+    to how π0π1 varies across the splits. Per dataset (Table 8's row): the range of the identity
+    over the rounding of the printed AUC (±0.0005) and of Table 5's printed majority share
+    (±0.005, π0π1 = m(1 − m)), and the ``gap`` between it and the printed rate-driven loss
+    (±0.0005) beyond the ``averaging`` slack, the departure from the identity of the same means
+    in the book's runs (γ = ∞, non-baseline models). A positive ``gap`` is a departure.
+    """
+    shares = table5.reset_index(drop=True).assign(number=lambda t: np.arange(1, len(t) + 1))
+    table = table8.merge(shares[["number", "majority"]], on="number", how="left")
+    certain = results[np.isinf(results["gamma"]) & ~results["model"].isin(BASELINES)]
+    book = certain.assign(pp=certain["pi0"] * (1 - certain["pi0"])).groupby("dataset")[["pp", "AUC", "rate-driven"]].mean()
+    averaging = (book["rate-driven"] - (1 / 3 + book["pp"] * (1 - 2 * book["AUC"]))).abs()
+    rows = []
+    for _, row in table.iterrows():
+        low_m, high_m = row["majority"] - 0.005, row["majority"] + 0.005
+        products = [m * (1 - m) for m in (low_m, high_m, min(max(0.5, low_m), high_m))]
+        values = [1 / 3 + pp * (1 - 2 * auc) for pp in products for auc in (row["AUC"] - 0.0005, row["AUC"] + 0.0005)]
+        low, high = min(values), max(values)
+        printed = float(row["rate-driven"])
+        slack = float(averaging.get(row["dataset"], 0.0))
+        gap = max(low - (printed + 0.0005), (printed - 0.0005) - high, 0.0) - slack
+        rows.append({"dataset": row["dataset"], "AUC": row["AUC"], "majority": row["majority"], "printed": printed,
+                     "identity low": low, "identity high": high, "averaging": slack, "gap": gap})
+    return pd.DataFrame(rows)
+
+
+@_loader("published tables ferri2019_table8 and datasets_ferri2019_table5, and the stored run ferri2019_thresholds")
+def _table8_identity_inputs() -> dict:
+    from credalbook.reference import published
+
+    return {"table8": published("ferri2019_table8"), "table5": published("datasets_ferri2019_table5"),
+            "results": RESULTS()}
+
+
+def _rate_driven_as_identity(printed: dict) -> dict:
+    """Altered input: Table 8's rate-driven column printed as the identity gives it (the middle of its range)."""
+    found = rate_driven_identity(**printed)
+    middle = ((found["identity low"] + found["identity high"]) / 2).round(3).to_numpy()
+    return {"printed": {**printed, "table8": printed["table8"].assign(**{"rate-driven": middle})}}
+
+
+@check("ferri2019.table8-rate-driven-identity", inputs={"printed": _table8_identity_inputs},
+       mutate=_rate_driven_as_identity)
+def table8_rate_driven_identity(printed: dict) -> Finding:
+    """Datasets whose printed rate-driven loss (Table 8) departs from the paper's identity 1/3 + π0π1(1 − 2 AUC)
+    beyond the rounding of the printed numbers and what averaging over splits makes (:func:`rate_driven_identity`)."""
+    found = rate_driven_identity(**printed)
+    off = found[found["gap"] > 1e-9].sort_values("gap", ascending=False)
+    worst = ", ".join(f"{r['dataset']} printed {r['printed']:.3f}, identity {r['identity low']:.4f}-"
+                      f"{r['identity high']:.4f}" for _, r in off.iterrows())
+    detail = (f"{len(off)} of {len(found)} datasets beyond rounding (AUC ±0.0005, Table 5's share ±0.005, the loss "
+              f"±0.0005) and averaging (at most {found['averaging'].max():.1e} in the book's runs)"
+              + (f": {worst}" if len(off) else ""))
+    return Finding(len(off), detail=detail, verdict="erratum" if len(off) else None, severity="misprint")
 
 
 # ----------------------------------------------------------------------------------------------

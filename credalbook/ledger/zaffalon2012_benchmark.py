@@ -12,6 +12,14 @@ as Weka-IP scores its leaves (a tie at the IDM boundary counts as dominance), fr
 Where a statement contradicts the paper's own tables, the check decides ``erratum`` from those
 tables, which it takes as inputs: altered so that they agree with the statement, they let the
 book's value decide.
+
+The claims of §9.2 are about the paper's experiment, which ran the credal tree in Weka-IP: by the
+verdict policy's protocol rule (:data:`credalbook.ledger.policy.PAPER_PROTOCOL`) every check is
+judged on the stored rows with the CDT scored by Weka-IP's leaf rule (:func:`paper_protocol_rows`),
+and each is registered a second time, ``zaffalon2012.strict.<name>``, on the book's strict rule:
+the reading :data:`STRICT_LEAF_RULE`, reported beside it and never counted (its claims,
+``data/paper/claims/zaffalon2012_benchmark_strict.yml``, are :func:`strict_twin_records` of the
+benchmark's claims).
 """
 from __future__ import annotations
 
@@ -19,10 +27,12 @@ import numpy as np
 import pandas as pd
 
 from credalbook.experiments import benchmark as bm
-from credalbook.ledger.core import BOOK_READING, Finding, book_table, check, stored
+from credalbook.ledger import policy
+from credalbook.ledger.core import BOOK_READING, CHECKS, Finding, book_table, check, stored
 from credalbook.reference import published
 
-__all__ = ["paper_table", "with_weka_leaf_rule", "summary_frame", "per_dataset_frame", "flare_majorities",
+__all__ = ["paper_table", "with_weka_leaf_rule", "paper_protocol_rows", "strict_twin", "strict_twin_records",
+           "STRICT_LEAF_RULE", "summary_frame", "per_dataset_frame", "flare_majorities",
            "cdt_solar_flare", "scores", "ncc_benefits_most_from_selection",
            "ncc_benefits_most_from_risk_aversion", "cdt_most_determinate_with_selection", "cell_differences"]
 
@@ -56,6 +66,26 @@ def with_weka_leaf_rule(means: pd.DataFrame) -> pd.DataFrame:
     kept = means[means["classifier"] != "CDT"]
     return kept.assign(classifier=kept["classifier"].replace({"CDT-weka": "CDT"}))
 
+
+#: The reading of the benchmark's claims on the book's own, strict CDT leaf rule (reported, never counted).
+STRICT_LEAF_RULE = "the book's strict CDT leaf rule"
+
+
+def paper_protocol_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """The stored benchmark rows as the paper ran it: the CDT scored by Weka-IP's leaf rule (the ``CDT-weka`` rows
+    named ``CDT``, the strict rule's rows left out)."""
+    kept = rows[rows["classifier"] != "CDT"]
+    return kept.assign(classifier=kept["classifier"].replace({"CDT-weka": "CDT"}))
+
+
+def _paper_protocol() -> pd.DataFrame:
+    return paper_protocol_rows(RESULTS())
+
+
+_paper_protocol.evidence = f"stored result {bm.NAME}, CDT by Weka-IP's leaf rule (the paper's protocol)"
+#: The stored rows the claims are judged on (the verdict policy's protocol rule).
+PAPER_RESULTS = _paper_protocol
+assert policy.PAPER_PROTOCOL["zaffalon2012_benchmark"][0] == WEKA_LEAF_RULE
 
 #: how each reading of the tables turns the stored rows into per-dataset means
 SCORINGS = {BOOK_READING: bm.dataset_means, WEKA_LEAF_RULE: lambda rows: with_weka_leaf_rule(bm.dataset_means(rows))}
@@ -472,9 +502,10 @@ for _classifier in CREDAL:
 def _cma_check(name: str, measures: tuple[str, ...]):
     """Register a check: CMA's median ``measures`` are unaltered by CFS (equal to the printed two decimals).
 
-    The paper's CMA columns with CFS (Tables 16–18) equal those without (Tables 12–14) in every
-    legible cell, so its CMA was not re-run with CFS: ``erratum``, the statement describes the
-    protocol, not CMA. Otherwise the book's medians decide.
+    The book's medians decide. The paper's CMA columns with CFS (Tables 16–18) equal those without
+    (Tables 12–14) in every legible cell, which suggests its CMA was not re-run with CFS: by the
+    verdict policy an inference about how the authors ran their experiment is a remark in the
+    detail, never an erratum.
     """
     tables = {m: (bm.PER_DATASET_TABLES[False][m], bm.PER_DATASET_TABLES[True][m]) for m in measures}
     inputs = {"results": RESULTS, **{f"table{n}": paper_table(n) for pair in tables.values() for n in pair}}
@@ -488,26 +519,33 @@ def _cma_check(name: str, measures: tuple[str, ...]):
             same, legible = same + int((a[both] == b[both]).sum()), legible + int(both.sum())
         return same, legible
 
+    def changes_of(results):
+        return {m: scores(results, m, True).median()["CMA"] - scores(results, m, False).median()["CMA"]
+                for m in measures}
+
     def mutate(results, **tables_in):
-        """Altered input: the paper's CMA columns with CFS one point higher (no longer copies)."""
-        altered = {key: (frame.assign(CMA=frame["CMA"] + 1) if int(key.removeprefix("table")) >= 16 else frame)
-                   for key, frame in tables_in.items()}
-        return {"results": results, **altered}
+        """Altered input: CMA's rows with CFS replaced by its rows without (unaltered), or, if the book finds it
+        unaltered, CMA perfect with CFS."""
+        cma, selected = results["classifier"] == "CMA", results["cfs"].astype(bool)
+        if all(abs(c) < 0.005 for c in changes_of(results).values()):
+            return {"results": pd.concat([results[~(cma & selected)], _perfect(results[cma & selected], "CMA")],
+                                         ignore_index=True), **tables_in}
+        copied = results[cma & ~selected].assign(cfs=True)
+        return {"results": pd.concat([results[~(cma & selected)], copied], ignore_index=True), **tables_in}
 
     @check(name, inputs=inputs, mutate=mutate)
     def cma_unaltered(results: pd.DataFrame, **tables_in) -> Finding:
-        changes = {m: scores(results, m, True).median()["CMA"] - scores(results, m, False).median()["CMA"]
-                   for m in measures}
+        changes = changes_of(results)
         unaltered = all(abs(change) < 0.005 for change in changes.values())
         book = "; ".join(f"book's median {m} of CMA changes by {c:+.2f} points ({_datasets(results)})"
                          for m, c in changes.items())
         same, legible = identical_cells(tables_in)
+        remark = ""
         if same == legible:
-            return Finding(book=unaltered, verdict="erratum",
-                           detail=f"the paper's CMA cells with CFS equal those without in {same} of {legible} legible "
-                                  f"cells (Tables {', '.join(f'{a}/{b}' for a, b in tables.values())}): CMA was not "
-                                  f"re-run with CFS; {book}")
-        return Finding(book=unaltered, detail=book)
+            remark = (f"; remark: the paper's CMA cells with CFS equal those without in {same} of {legible} legible "
+                      f"cells (Tables {', '.join(f'{a}/{b}' for a, b in tables.values())}), which suggests its CMA was "
+                      f"not re-run with CFS (an inference about the paper's protocol, not an erratum)")
+        return Finding(book=unaltered, detail=book + remark)
 
     cma_unaltered.__qualname__ = f"cma_unaltered[{name}]"
     return cma_unaltered
@@ -621,3 +659,41 @@ def cell_differences(entries: pd.DataFrame, numbers=tuple(PER_DATASET)) -> pd.Da
                          WEKA_LEAF_RULE: [weka[int(t)].get(d, np.nan) if c == "CDT" else np.nan
                                           for t, d, c in zip(found["table"], found["dataset"], found["classifier"])],
                          "cause": found["detail"]}).reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# The protocol rule: every claim judged on Weka-IP's leaf rule, the book's strict rule as a reading
+# ----------------------------------------------------------------------------------------------
+
+def strict_twin(name: str) -> str:
+    """The id of check (and claim) ``name`` judged on the book's strict leaf rule: ``zaffalon2012.strict.<rest>``."""
+    prefix = "zaffalon2012.bench-"
+    if not name.startswith(prefix):
+        raise ValueError(f"name must be a check of the benchmark's claims, got {name!r}")
+    return "zaffalon2012.strict." + name[len("zaffalon2012."):]
+
+
+def strict_twin_records(records: list[dict]) -> list[dict]:
+    """The claims of ``zaffalon2012_benchmark_strict.yml``: each benchmark claim (``records``, as in
+    ``zaffalon2012_benchmark.yml``) judged on the book's strict CDT leaf rule, a reading never counted."""
+    twins = []
+    for record in records:
+        twin = dict(record)
+        twin["id"] = twin["check"] = strict_twin(record["id"])
+        twin["sections"] = [*record["sections"], "on the book's strict CDT leaf rule"]
+        twin["reading"] = STRICT_LEAF_RULE
+        twin["note"] = (f"Judged with the CDT scored by the book's strict leaf rule (its own convention), read as "
+                        f"{record['id']} is (see its note), which is judged on Weka-IP's rule, the paper's protocol.")
+        for key in ("finding", "severity"):
+            twin.pop(key, None)
+        twins.append(twin)
+    return twins
+
+
+BENCHMARK_CLAIMS = tuple(name for name in CHECKS if name.startswith("zaffalon2012.bench-"))
+for _name in BENCHMARK_CLAIMS:
+    _item = CHECKS[_name]
+    check(strict_twin(_name), inputs=dict(_item.inputs), mutate=_item.mutate)(_item.function)
+    check(_name, inputs={key: (PAPER_RESULTS if loader is RESULTS else loader) for key, loader in _item.inputs.items()},
+          mutate=_item.mutate)(_item.function)
+del _name, _item

@@ -14,6 +14,7 @@ import pandas as pd
 import sympy as sp
 
 from credalbook import metrics
+from credalbook.ledger import policy
 from credalbook.ledger.core import Finding, book_table, check, ledger, stored
 from credalbook.ledger.report import markdown_table
 from credalbook.reference import published
@@ -290,7 +291,8 @@ def _ncc_halved(results) -> dict:
     return {"results": results.assign(ncc_discounted_accuracy=results["ncc_discounted_accuracy"] / 2)}
 
 
-NOT_RARE = 0.1   # "does not happen as rarely as one could imagine": on at least one data set in ten
+#: "Does not happen as rarely as one could imagine": the verdict policy's quantifier "not rarely".
+NOT_RARE = policy.share_threshold("does not happen as rarely as one could imagine")
 
 
 @check("zaffalon2012.credal-beats-determinate-not-rare", inputs={"results": NCC_UCI}, mutate=_ncc_halved)
