@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 export PATH := $(BIN):$(PATH)
 export PYTHONHASHSEED := 0
 
-.PHONY: venv book test reproduce bench clean
+.PHONY: venv book test reproduce bench mutation clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@echo "[credalbook] installing the pinned environment into $(VENV) (about a minute; log in $(VENV)/install.log)"
@@ -34,6 +34,11 @@ test: $(STAMP)
 ## Full-profile experiments: tidy CSVs with provenance in data/results/.
 reproduce: $(STAMP)
 	$(BIN)/credalbook reproduce --profile full
+
+## A sampled mutation run over the library's core modules (outside CI's time budget): mutants killed per module
+## into _build/mutation.csv; survivors get a test or an argued entry in tests/mutation_equivalent.yml.
+mutation: $(STAMP)
+	$(BIN)/python scripts/mutation.py --sample $(or $(SAMPLE),20) --out _build/mutation.csv
 
 clean:
 	rm -rf _build .cache
