@@ -5,15 +5,21 @@ Every function returns MyST markdown (the book renders executed markdown outputs
 """
 from __future__ import annotations
 
+import html
+import inspect
+import posixpath
 import re
+from functools import lru_cache
+from pathlib import Path
 
 import pandas as pd
 
 from credalbook.ledger.core import PAPERS, VERDICTS, counts, is_claim, is_reading, ledger
-from credalbook.tables import readable_powers
+from credalbook.ledger.typeset import escape_text, plain, typeset
 
-__all__ = ["PARTS", "VERDICT_ORDER", "markdown_table", "part_counts", "part_summary", "table_summary", "report",
-           "chapter_slice", "errata", "plot_verdicts"]
+__all__ = ["PARTS", "VERDICT_ORDER", "FOLD_AFTER", "UNEXPLAINED", "markdown_table", "part_counts", "part_summary", "table_summary",
+           "paper_summary", "paper_findings", "paper_report", "LIST_ENTRIES", "report_counts", "report", "chapter_slice", "paper_errata", "errata",
+           "plot_verdicts", "anchor", "source_link", "section_key"]
 
 #: The Parts of the book by number, with their titles.
 PARTS = {"I": "Utility-discounted accuracy", "II": "Naive Bayes vs the naive credal classifier",
@@ -28,29 +34,134 @@ VERDICT_ORDER = ("erratum", "not reproduced", "partly", "not checkable", "within
 FOLD_AFTER = 8
 
 
-_SUBSCRIPTS = str.maketrans("0123456789", "\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089")
-
-
-_SUPERSCRIPTS = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b")
-#: Greek letters as sympy prints their names in the ledger's book values.
-_GREEK = {"varepsilon": "ε", "epsilon": "ε", "sigma": "σ", "mu": "μ", "theta": "θ", "alpha": "α", "beta": "β",
-          "gamma": "γ", "delta": "δ", "lambda": "λ", "pi": "π", "rho": "ρ", "tau": "τ"}
-_GREEK_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
-
-
-def _cell(value) -> str:
-    """Ledger text for a page: one line, ``|`` escaped, ``u_{65}`` as u₆₅, ``x^2`` as x², ``sigma`` as σ,
-    ``1e-05`` as 10⁻⁵."""
+def _cell(value, kind: str = "") -> str:
+    """Ledger text for a page, typeset (``credalbook.ledger.typeset.typeset``): formulas as
+    mathematics, words as text with Markdown's marks escaped, on one line; a function's path
+    (``credalbook.ledger.x.f``) is the book's code, not a reader's word."""
     text = "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
-    text = re.sub(r"(?<=[A-Za-z])_\{?(\d+)\}?", lambda m: m.group(1).translate(_SUBSCRIPTS), text)
-    text = re.sub(r"(?<=[\w)])\^\{?(-?\d+)\}?", lambda m: m.group(1).translate(_SUPERSCRIPTS), text)
-    text = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)], text)
-    text = re.sub(r"([*_`])", r"\\\1", text)  # Markdown emphasis marks are the ledger's letters, not emphasis
-    return readable_powers(" ".join(text.replace("|", "\\|").split()))
+    text = re.sub(r"`?credalbook(?:\.\w+)+(?:\(\))?`?", "the book's code", text)
+    return typeset(text, kind)
 
 
-def _link(chapter: str) -> str:
-    return f"{{doc}}`/{chapter}`" if chapter else ""
+def _short_quote(text: str, words: int = 14) -> str:
+    """The first ``words`` words of a statement (with an ellipsis when cut), typeset."""
+    parts = str(text).split()
+    cut = " ".join(parts[:words]).rstrip(",;:.") + (" …" if len(parts) > words else "")
+    return typeset(cut)
+
+
+def anchor(entry_id: str) -> str:
+    """The HTML id of a ledger entry on the page that shows it (``ledger-zaffalon2012-eq3``)."""
+    return "ledger-" + re.sub(r"[^a-z0-9]+", "-", str(entry_id).lower()).strip("-")
+
+
+@lru_cache(maxsize=256)
+def _page_title(chapter: str) -> str:
+    """The title of a chapter page (its first ``# `` heading), or its path when it has none."""
+    from credalbook.book import repo_root
+
+    path = repo_root() / f"{chapter}.md"
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    except OSError:
+        pass
+    return chapter.rpartition("/")[2].replace("_", " ")
+
+
+def _link(chapter: str, entry_id: str = "") -> str:
+    """A link to the page that checks an entry, at the entry (pages of ``chapters/`` link relatively)."""
+    if not chapter:
+        return ""
+    if not chapter.startswith("chapters/"):
+        return f"{{doc}}`/{chapter}`"
+    target = posixpath.relpath(chapter, "chapters") + ".html" + (f"#{anchor(entry_id)}" if entry_id else "")
+    return f'<a href="{html.escape(target)}">{html.escape(_page_title(chapter))}</a>'
+
+
+@lru_cache(maxsize=1)
+def _repository() -> tuple[str, str]:
+    """The repository's address and branch as the book's ``_config.yml`` names them."""
+    import yaml
+
+    from credalbook.book import repo_root
+
+    try:
+        config = yaml.safe_load((repo_root() / "_config.yml").read_text(encoding="utf-8")) or {}
+    except OSError:
+        config = {}
+    repository = config.get("repository", {}) or {}
+    return str(repository.get("url", "")).rstrip("/"), str(repository.get("branch", "main"))
+
+
+@lru_cache(maxsize=1)
+def _sources() -> dict[str, tuple[str, int]]:
+    """Where each registered check and table builder is written: its evidence -> (file in the repository, line)."""
+    from credalbook.book import repo_root
+    from credalbook.ledger.core import CHECKS, TABLES, discover
+
+    discover()
+    root = repo_root().resolve()
+    found = {}
+    for item in [*CHECKS.values(), *TABLES.values()]:
+        try:
+            function = inspect.unwrap(item.function)
+            path = Path(inspect.getsourcefile(function)).resolve().relative_to(root).as_posix()
+            found[item.evidence] = (path, inspect.getsourcelines(function)[1])
+        except (TypeError, OSError, ValueError):
+            continue
+    return found
+
+
+def source_link(evidence: str) -> str:
+    """Markdown link to the source of the check that decides an entry (file and line in the repository)."""
+    place = _sources().get(str(evidence))
+    if place is None:
+        module = re.match(r"credalbook\.ledger\.\w+", str(evidence))
+        if module is None:
+            return ""
+        place = (module.group(0).replace(".", "/") + ".py", 0)
+    path, line = place
+    url, branch = _repository()
+    name = path.rpartition("/")[2]
+    text = f"its check ({name}, line {line})" if line else f"its check ({name})"
+    if not url:
+        return text
+    return f"[{text}]({url}/blob/{branch}/{path}" + (f"#L{line})" if line else ")")
+
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+_SECTION = re.compile(r"(?:§\s*|Sect\.\s*|Section\s+)([IVX]+|\d+)((?:[.\-][0-9A-Za-z]+)*)")
+
+
+def section_key(section: str) -> tuple[int, ...]:
+    """Sort key of a ledger ``section`` in the paper's own numbering (``§9.1.3``, ``Sect. 5.2``,
+    ``§IV-C``); a section the paper does not number (a table's caption) sorts last."""
+    match = _SECTION.search(str(section))
+    if match is None:
+        return (1, 0, 0, 0, 0)
+    head = int(match.group(1)) if match.group(1).isdigit() else _ROMAN.get(match.group(1), 0)
+    rest = [int(p) if p.isdigit() else ord(p[0].lower()) - ord("a") + 1
+            for p in re.split(r"[.\-]", match.group(2)) if p][:3]
+    return (0, head, *rest, *([0] * (3 - len(rest))))
+
+
+def _section_name(section: str, depth: int = 2) -> str:
+    """The numbered section of a ledger ``section`` to ``depth`` levels (``§9.1.3`` -> ``§9.1``)."""
+    match = _SECTION.search(str(section))
+    if match is None:
+        return str(section).split(";")[0].split(",")[0].strip()
+    marker = match.group(0)[:match.start(1) - match.start(0)]
+    levels = [p for p in re.split(r"([.\-])", match.group(2)) if p]
+    return marker + match.group(1) + "".join(levels[:2 * (depth - 1)])
+
+
+def _in_paper_order(rows: pd.DataFrame) -> pd.DataFrame:
+    """Ledger rows in the order the paper numbers its sections (rows of one section as the claims file lists them)."""
+    keys = rows["section"].map(section_key)
+    order = sorted(range(len(rows)), key=lambda i: (keys.iloc[i], i))
+    return rows.iloc[order]
 
 
 def _verdict(verdict: str) -> str:
@@ -67,31 +178,34 @@ def _urgent_first(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def markdown_table(table: pd.DataFrame, columns: dict[str, str] | None = None) -> str:
-    """A MyST table of ledger rows; ``columns`` maps ledger columns to headers (verdicts coloured)."""
+    """A MyST table of ledger rows; ``columns`` maps ledger columns to headers (verdicts coloured, values typeset)."""
     columns = columns or {"statement": "the paper says", "published": "paper", "book": "book", "verdict": "verdict",
                           "chapter": "shown in"}
     lines = ["| " + " | ".join(columns.values()) + " |", "|" + "---|" * len(columns)]
     for _, row in table.iterrows():
-        cells = [_link(row[c]) if c == "chapter" else _verdict(row[c]) if c == "verdict" else _cell(row[c])
-                 for c in columns]
+        cells = [_link(row[c]) if c == "chapter" else _verdict(row[c]) if c == "verdict"
+                 else _cell(row[c], row.get("kind", "")) for c in columns]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def _claim_items(rows: pd.DataFrame, where: bool) -> list[str]:
-    """One list item per claim: verdict, section, the paper's words, both values, and its page."""
+    """One list item per claim: verdict, section, the paper's words, both values, and the page that checks it
+    (``where``) or an anchor for that page's links (not ``where``)."""
     items = []
     for _, row in rows.iterrows():
-        page = f" ({_link(row['chapter'])})" if where and row["chapter"] else ""
-        values = f"paper: {_cell(row['published'])}; book: {_cell(row['book'])}"
-        items.append(f"- {_verdict(row['verdict'])} **{_cell(row['section'])}** “{_cell(row['statement'])}” — "
+        page = f" ({_link(row['chapter'], row['id'])})" if where and row["chapter"] else ""
+        target = "" if where else f'<span id="{anchor(row["id"])}"></span>'
+        values = f"paper: {_cell(row['published'], row['kind'])}; book: {_cell(row['book'], row['kind'])}"
+        items.append(f"- {target}{_verdict(row['verdict'])} **{_cell(row['section'])}** “{_cell(row['statement'])}” — "
                      f"{values}{page}")
     return items
 
 
 def _claims_tables(rows: pd.DataFrame, where: bool = True) -> list[str]:
-    """Claims as a list, the urgent ones first; when there are many, the reproduced ones fold under a dropdown."""
-    rows = _urgent_first(rows)
+    """Claims as a list in the paper's order; the ones not settled first, and when there are many,
+    the reproduced ones fold under a dropdown."""
+    rows = _in_paper_order(rows)
     settled = rows["verdict"].isin(["reproduced", "within tolerance"])
     if len(rows) <= FOLD_AFTER or not settled.any() or settled.all():
         return [*_claim_items(rows, where), ""]
@@ -104,7 +218,9 @@ def _claims_tables(rows: pd.DataFrame, where: bool = True) -> list[str]:
 
 
 def _short(key: str) -> str:
-    """A paper's short name for a column header: "Zaffalon et al. 2012"."""
+    """A paper's short name for a column header: "Zaffalon et al. 2012" ("This book" for the book's own)."""
+    if key == "credalbook":
+        return "This book"
     cite = PAPERS[key].cite
     authors, _, year = cite.rpartition(" (")
     first = authors.split(",")[0].split(" & ")[0]
@@ -117,21 +233,34 @@ def _tally(rows: pd.DataFrame) -> str:
     return ", ".join(f"{counted[v]:,} {v}" for v in VERDICT_ORDER[::-1] if v in counted)
 
 
-def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
-    """Counts with the verdicts as rows and the papers or Parts as columns (narrow enough for the column)."""
-    def name(index) -> str:
-        if index in PAPERS:
-            return _short(index)
-        if index in PARTS:
-            return "Appendix" if index == "A" else f"Part {index}"
-        return str(index)
+def _name(index) -> str:
+    if index in PAPERS:
+        return _short(index)
+    if index in PARTS:
+        return "Appendix" if index == "A" else f"Part {index}"
+    return str(index)
 
-    header = ["verdict", *(name(i) for i in grid.index)]
-    lines = ["| " + " | ".join(header) + " |", "|---|" + "--:|" * len(grid.index)]
-    for verdict in grid.columns:
-        label_cell = _verdict(verdict) if verdict in VERDICTS else f"**{verdict}**"
-        lines.append("| " + " | ".join([label_cell, *(f"{int(v):,}" for v in grid[verdict])]) + " |")
-    return "\n".join(lines)
+
+def _counts_markdown(grid: pd.DataFrame, label: str) -> str:
+    """Counts with the papers or Parts as rows and the verdicts as columns, as an HTML table: headers
+    wrap between words and numbers never break, so it fits the text column at 1280 px and scrolls
+    inside its own box, not the page, on a phone."""
+    head = "padding:4px 5px;border-bottom:1px solid #888;vertical-align:bottom;overflow-wrap:normal;word-break:normal"
+    cell = "padding:3px 5px;font-variant-numeric:tabular-nums"
+    rows = ['<div style="overflow-x:auto;max-width:100%;margin:0.5em 0 1em">',
+            '<table style="width:auto;border-collapse:collapse;font-size:0.92em">',
+            "<thead><tr>" + f'<th style="{head};text-align:left">{html.escape(label)}</th>'
+            + "".join(f'<th style="{head};text-align:right">{html.escape(str(c))}</th>' for c in grid.columns)
+            + "</tr></thead><tbody>"]
+    for index, values in grid.iterrows():
+        name = "all" if index == "all" else _name(index)
+        weight = ";font-weight:bold;border-top:1px solid #888" if index == "all" else ""
+        rows.append(f'<tr><td style="{cell};text-align:left{weight}">{html.escape(name)}</td>'
+                    + "".join(f'<td style="{cell};white-space:nowrap;text-align:right{weight}">{int(v):,}</td>'
+                              for v in values)
+                    + "</tr>")
+    rows += ["</tbody></table>", "</div>"]
+    return "\n".join(rows)
 
 
 def part_counts(table: pd.DataFrame) -> pd.DataFrame:
@@ -144,11 +273,19 @@ def part_counts(table: pd.DataFrame) -> pd.DataFrame:
     return grid.astype(int)
 
 
+def _has_findings(table: pd.DataFrame) -> bool:
+    from credalbook.ledger import core
+
+    return "finding" in table.columns and hasattr(core, "findings") and hasattr(core, "finding_counts")
+
+
 def part_summary(table: pd.DataFrame | None = None) -> str:
-    """What the re-runs found, Part by Part: the counts, then each Part's errata and claims not
-    reproduced or only partly, each Part folded under a dropdown that says how many there are."""
+    """What the re-runs found, Part by Part: the entries (claims and printed numbers) counted by
+    verdict, then each Part's errata and claims not reproduced or only partly, each Part folded
+    under a dropdown that says how many there are."""
     table = ledger() if table is None else table
-    parts = [_counts_markdown(part_counts(table), "Part"), ""]
+    parts = ["Entries of the ledger (claims of the papers' text and printed numbers of their tables) by Part "
+             "and verdict:", "", _counts_markdown(part_counts(table), "Part"), ""]
     claims = table[table["entry"] == "claim"]
     for key, title in PARTS.items():
         rows = claims[claims["part"] == key]
@@ -158,56 +295,46 @@ def part_summary(table: pd.DataFrame | None = None) -> str:
         tally = ", ".join(f"{n} {'errata' if v == 'erratum' and n > 1 else v}" for v, n in
                           notable["verdict"].value_counts().reindex(VERDICT_ORDER).dropna().astype(int).items())
         name = title if key == "A" else f"Part {key}. {title}"
-        parts += [f":::{{dropdown}} {name}: {tally}", ""]
+        parts += [f":::{{dropdown}} {name}: {tally} (claims)", ""]
         for _, row in _urgent_first(notable).iterrows():
-            where = f" ({_link(row['chapter'])})" if row["chapter"] else ""
+            where = f" ({_link(row['chapter'], row['id'])})" if row["chapter"] else ""
             parts.append(f"- {_verdict(row['verdict'])} {PAPERS[row['paper']].cite}, {_cell(row['section'])}: "
                          f"“{_cell(row['statement'])}”{where}")
         parts += ["", ":::", ""]
     return "\n".join(parts)
 
 
+def _table_number(name: str) -> tuple[int, str]:
+    label = _table_label(name)
+    number = re.search(r"\d+", label)
+    return (int(number.group(0)) if number else 10 ** 6, label)
+
+
 def table_summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per published table: its cells by verdict (rows: table name, columns: verdicts and total)."""
+    """Per published table: its cells by verdict (rows: table name in the paper's numbering, columns: verdicts and total)."""
     cells = table[table["entry"] == "table"]
     if cells.empty:
         return pd.DataFrame(columns=[*VERDICTS, "total"], dtype=int)
     names = cells["id"].str.partition("[")[0]
     grid = pd.crosstab(names, cells["verdict"]).reindex(columns=list(VERDICTS), fill_value=0)
     grid["total"] = grid.sum(axis=1)
-    return grid
+    return grid.loc[sorted(grid.index, key=_table_number)]
 
 
-def report(table: pd.DataFrame | None = None) -> str:
-    """The reproduction report: counts per paper and verdict, then every claim, then every table's cells by verdict."""
-    table = ledger() if table is None else table
-    parts = [_counts_markdown(counts(table), "paper"), ""]
-    for key, paper in PAPERS.items():
-        rows = table[table["paper"] == key]
-        if rows.empty:
-            continue
-        parts += [f"## {paper.cite}", "", paper.reference + ".", ""]
-        claim_rows = rows[rows["entry"] == "claim"]
-        if not claim_rows.empty:
-            parts += [f"**Claims** ({len(claim_rows)}: {_tally(claim_rows)})", ""]
-            parts += _claims_tables(claim_rows, where=True)
-        grid = table_summary(rows)
-        if not grid.empty:
-            chapters = rows[rows["entry"] == "table"].assign(name=lambda f: f["id"].str.partition("[")[0])
-            where = chapters.groupby("name")["chapter"].first()
-            grid.insert(0, "shown in", [_link(where[name]) for name in grid.index])
-            parts += [f"**Published tables** ({int(grid['total'].sum())} printed numbers)", "",
-                      _grid_markdown(grid), ""]
-    return "\n".join(parts)
+def _verdict_list(row: pd.Series) -> str:
+    """A table's cells by verdict in one cell, a line each: ``[reproduced] 120<br>[not reproduced] 3``."""
+    return "<br>".join(f"{_verdict(v)}&nbsp;{int(row[v]):,}" for v in VERDICT_ORDER[::-1] if v in row and row[v])
 
 
-def _grid_markdown(grid: pd.DataFrame) -> str:
-    """Published tables by verdict; a verdict no cell of these tables has is left out (the grid fits the column)."""
-    grid = grid.loc[:, (grid != 0).any(axis=0) | (grid.columns == "total")]
-    header = ["table", *grid.columns]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+def _grid_markdown(grid: pd.DataFrame, where: pd.Series | None = None) -> str:
+    """Published tables, one row each: the paper's name of the table, its printed numbers and how they
+    fare by verdict (one wrapping cell, so that the table fits the text column); ``where`` adds the page."""
+    header = ["table", *(["shown in"] if where is not None else []), "numbers", "verdicts"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + ("---|" if where is not None else "") + "--:|---|"]
     for name, row in grid.iterrows():
-        lines.append("| " + " | ".join([_table_label(name), *(str(v) for v in row)]) + " |")
+        page = [_link(where[name])] if where is not None else []
+        lines.append("| " + " | ".join([_table_label(name), *page, f"{int(row['total']):,}", _verdict_list(row)])
+                     + " |")
     return "\n".join(lines)
 
 
@@ -216,14 +343,196 @@ def _table_label(name: str) -> str:
     from credalbook.reference import published_source
 
     try:
-        return _cell(published_source(name)["table"])
+        return plain(published_source(name)["table"])
     except (FileNotFoundError, KeyError):
-        return f"`{name}`"
+        return plain(name)
+
+
+#: A table cell's explanation that says no cause was found begins like this.
+UNEXPLAINED = r"(?i)(not explained|unexplained|not established)"
+
+
+def _verb(count: int, verb: str) -> str:
+    """``stand`` for many, ``stands`` for one (``are``/``is``, ``cannot`` alike)."""
+    return verb if count != 1 else {"are": "is", "cannot": "cannot"}.get(verb, verb + "s")
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _sections_with(rows: pd.DataFrame, limit: int = 4) -> str:
+    """The numbered sections of ``rows`` in the paper's order, with how many rows each has when more than one."""
+    names = rows.assign(_key=rows["section"].map(section_key), _name=rows["section"].map(_section_name))
+    grouped = names.groupby("_name", sort=False).agg(n=("id", "size"), key=("_key", "min")).sort_values("key")
+    words = [typeset(f"{name}") + (f" ({n})" if n > 1 else "") for name, n in zip(grouped.index, grouped["n"])]
+    return _join(words[:limit] + ([f"{len(words) - limit} more"] if len(words) > limit else []))
+
+
+def paper_summary(key: str, table: pd.DataFrame | None = None) -> str:
+    """Three to five sentences on a paper, made from its ledger rows: how many of its claims stand
+    and fall, where its conclusions stand, which fall, its errata, and what stays unexplained."""
+    table = ledger() if table is None else table
+    rows = table[(table["paper"] == key) & ~is_reading(table["entry"])]
+    claims, cells = rows[rows["entry"] == "claim"], rows[rows["entry"] == "table"]
+    if rows.empty:
+        return "The ledger holds no entry of this paper."
+    stand = claims["verdict"].isin(["reproduced", "within tolerance"])
+    counted = {v: int((claims["verdict"] == v).sum()) for v in VERDICTS}
+    pieces = [f"{int(stand.sum())} {_verb(int(stand.sum()), 'stand')} (reproduced or within tolerance)"]
+    for verdict, verb, rest in (("not reproduced", "fall", " (not reproduced)"), ("erratum", "are", " errata"),
+                                ("partly", "hold", " only partly"), ("not checkable", "cannot", " be checked")):
+        if counted[verdict]:
+            pieces.append(f"{counted[verdict]} {_verb(counted[verdict], verb)}{rest}")
+    sentences = [f"Of its {len(claims)} claims in the ledger, {_join(pieces)}."] if len(claims) else []
+    conclusions = claims[claims["kind"].isin(["direction", "significance", "ranking", "count"])]
+    failing = conclusions[~conclusions["verdict"].isin(["reproduced", "within tolerance"])]
+    if len(conclusions):
+        sentences.append(f"Its conclusions about results (directions, significance, rankings and counts) stand "
+                         f"{len(conclusions) - len(failing)} times in {len(conclusions)}"
+                         + (f"; those that do not are in {_sections_with(failing)}." if len(failing) else "."))
+    falling = claims[claims["verdict"].isin(["not reproduced", "partly"])]
+    if len(falling):
+        first = _in_paper_order(falling).iloc[0]
+        sentences.append(f"The first claim that does not stand, in the paper's order, is “{_short_quote(first['statement'])}” "
+                         f"({typeset(first['section'])}).")
+    wrong = rows[rows["verdict"] == "erratum"]
+    if len(wrong):
+        if _has_findings(table):
+            from credalbook.ledger.core import findings
+
+            found = findings(rows)
+            distinct = int((found["verdict"] == "erratum").sum())
+            what = f"{distinct} distinct errors ({len(wrong)} entries)"
+        else:
+            what = f"{len(wrong)} entries"
+        sentences.append(f"Its errata, {what}, are in {_sections_with(wrong)}.")
+    if len(cells):
+        fine = cells["verdict"].isin(["reproduced", "within tolerance"])
+        differing = cells[cells["verdict"] == "not reproduced"]
+        unexplained = differing[differing["detail"].astype(str).str.strip().str.match(UNEXPLAINED) |
+                                (differing["detail"].astype(str).str.strip() == "")]
+        text = (f"Of its {len(cells):,} printed numbers, {fine.mean():.0%} are reproduced or within tolerance; ")
+        if unexplained.empty:
+            text += ("every one that differs beyond tolerance has a measured explanation"
+                     if len(differing) else "none differs beyond tolerance") + "."
+        else:
+            tables = sorted(unexplained["id"].str.partition("[")[0].unique(), key=_table_number)
+            explained = len(differing) - len(unexplained)
+            text += (f"{explained:,} differ beyond tolerance with a measured cause, and " if explained else "")
+            text += (f"{len(unexplained):,} {'with' if explained else 'differ beyond tolerance with'} no cause found "
+                     f"(in {_join([re.split(r' [(]|, ', _table_label(t))[0] for t in tables])}).")
+        sentences.append(text.replace("%", " %"))
+    return " ".join(sentences[:5])
+
+
+#: Entries listed under a finding before the rest are counted.
+LIST_ENTRIES = 8
+
+
+def paper_findings(key: str, table: pd.DataFrame | None = None) -> str:
+    """One paper's findings (each distinct error or failed claim once, see
+    :func:`credalbook.ledger.core.findings`), in the paper's order, each with the entries (claims and
+    table cells) it explains listed beneath; folded under a dropdown. ``""`` when the ledger has no findings."""
+    table = ledger() if table is None else table
+    if not _has_findings(table):
+        return ""
+    from credalbook.ledger.core import findings
+
+    rows = table[(table["paper"] == key) & ~is_reading(table["entry"])]
+    rows = rows[rows["finding"].astype(str) != ""]
+    found = findings(rows)
+    if found.empty:
+        return ""
+    members = {name: group for name, group in rows.groupby(rows["finding"].astype(str), sort=False)}
+
+    def principal(name):
+        group = members[name]
+        own = group[group["id"] == name]
+        claimed = group[is_claim(group["entry"])]
+        return (own if len(own) else claimed if len(claimed) else group).iloc[0]
+
+    ordered = sorted(found["finding"], key=lambda name: (section_key(principal(name)["section"]),
+                                                        list(found["finding"]).index(name)))
+    verdicts = found.set_index("finding")
+    tally = ", ".join(f"{n} {v}" for v, n in found["verdict"].value_counts().items())
+    lines = [f":::{{dropdown}} Its {len(found)} findings ({tally}), each with the entries it explains", ""]
+    for name in ordered:
+        head = principal(name)
+        group = members[name]
+        verdict = verdicts.loc[name, "verdict"]
+        severity = verdicts.loc[name, "severity"] if "severity" in verdicts.columns else ""
+        kind = f" ({severity})" if isinstance(severity, str) and severity else ""
+        said = plain(head["statement"]) if head["entry"] == "table" else _short_quote(head["statement"], 24)
+        lines.append(f"- {_verdict(verdict)}{kind} **{_cell(head['section'])}** “{said}” — "
+                     f"{len(group)} {'entry' if len(group) == 1 else 'entries'}")
+        if len(group) > 1:
+            for _, row in group.head(LIST_ENTRIES).iterrows():
+                words = (plain(row["statement"]) if row["entry"] == "table"   # "Table 7: model=NB, AUC"
+                         else _short_quote(row["statement"], 16))
+                lines.append(f"  - {_verdict(row['verdict'])} {words}")
+            if len(group) > LIST_ENTRIES:
+                lines.append(f"  - and {len(group) - LIST_ENTRIES} more")
+    return "\n".join([*lines, "", ":::", ""])
+
+
+def paper_report(key: str, table: pd.DataFrame | None = None) -> str:
+    """One paper's part of the reproduction report (no heading: the page gives it): its reference,
+    the summary of :func:`paper_summary`, its claims in the paper's order, its published tables."""
+    table = ledger() if table is None else table
+    rows = table[table["paper"] == key]
+    if rows.empty:
+        return "The ledger holds no entry of this paper."
+    parts = [f"*{escape_text(PAPERS[key].reference)}.*", "", paper_summary(key, table), ""]
+    claim_rows = rows[rows["entry"] == "claim"]
+    if not claim_rows.empty:
+        parts += [f"**Claims** ({len(claim_rows)}: {_tally(claim_rows)}), in the paper's order:", ""]
+        parts += _claims_tables(claim_rows, where=True)
+    listed = paper_findings(key, table)
+    if listed:
+        parts += ["**Findings**: what the counts above count once, however many entries repeat it.", "", listed]
+    grid = table_summary(rows)
+    if not grid.empty:
+        chapters = rows[rows["entry"] == "table"].assign(name=lambda f: f["id"].str.partition("[")[0])
+        where = chapters.groupby("name")["chapter"].first()
+        parts += [f"**Published tables** ({int(grid['total'].sum()):,} printed numbers), in the paper's order:", "",
+                  _grid_markdown(grid, where), ""]
+    return "\n".join(parts)
+
+
+def report_counts(table: pd.DataFrame | None = None) -> str:
+    """The report's counts: entries per paper and verdict, and, where the ledger groups its rows into
+    findings, the findings per paper (one distinct error or failed claim counted once, its cells beneath)."""
+    from credalbook.book import repo_root
+
+    table = ledger() if table is None else table
+    parts = ["Entries (claims and printed numbers) by paper and verdict:", "",
+             _counts_markdown(counts(table), "paper"), ""]
+    if _has_findings(table):
+        from credalbook.ledger.core import finding_counts
+
+        parts += ["Findings by paper: each distinct error or failed claim counts once, however many cells and "
+                  "statements repeat it (they are listed under it below):", "",
+                  _counts_markdown(finding_counts(table), "paper"), ""]
+    if (repo_root() / "chapters" / "verdicts.md").is_file():
+        parts += ["{doc}`/chapters/verdicts` says how each verdict is decided.", ""]
+    return "\n".join(parts)
+
+
+def report(table: pd.DataFrame | None = None) -> str:
+    """The reproduction report: counts per paper and verdict, then each paper under its heading
+    (:func:`paper_report`)."""
+    table = ledger() if table is None else table
+    parts = [report_counts(table), ""]
+    for key, paper in PAPERS.items():
+        if (table["paper"] == key).any():
+            parts += [f"## {paper.cite}", "", paper_report(key, table), ""]
+    return "\n".join(parts)
 
 
 def chapter_slice(chapter: str, table: pd.DataFrame | None = None) -> str:
-    """The ledger rows a chapter shows: its claims (alternative readings of claims named as such), and
-    its tables' cells counted by verdict."""
+    """The ledger rows a chapter shows: its claims (alternative readings of claims named as such), each
+    with the anchor the report links to, and its tables' cells counted by verdict."""
     table = ledger(chapter=chapter) if table is None else table
     rows = table[table["chapter"] == chapter]
     if rows.empty:
@@ -247,22 +556,46 @@ def chapter_slice(chapter: str, table: pd.DataFrame | None = None) -> str:
     return "\n".join(parts)
 
 
+def _erratum_items(rows: pd.DataFrame) -> list[str]:
+    """The errata of one paper in its order, numbered, each with what decides it and the page that derives it."""
+    parts = []
+    rows = _in_paper_order(rows)
+    grouped = rows["finding"].astype(str) if "finding" in rows.columns else rows["id"]
+    grouped = grouped.where(grouped != "", rows["id"])
+    for number, finding in enumerate(dict.fromkeys(grouped), start=1):
+        members = rows[grouped == finding]
+        row = members[members["id"] == finding].iloc[0] if (members["id"] == finding).any() else members.iloc[0]
+        where = f" ({_link(row['chapter'], row['id'])})" if row["chapter"] else ""
+        decided = source_link(row["evidence"])
+        detail = _cell(row["detail"])
+        detail = detail + "." if detail and not detail.rstrip("*_$)").endswith((".", "!", "?")) else detail
+        parts += [f"{number}. {_verdict('erratum')} **{_cell(row['section'])}** — {_cell(row['statement'])}", "",
+                  f"   *Printed:* {_cell(row['published'], row['kind'])}. *Book:* {_cell(row['book'], row['kind'])}. "
+                  f"{detail + ' ' if detail else ''}Decided by {decided}{where}.", ""]
+        others = members[members["id"] != row["id"]]
+        if len(others):
+            listed = "; ".join(plain(r["statement"]) if r["entry"] == "table" else _cell(r["statement"])
+                               for _, r in others.head(12).iterrows())
+            more = f" and {len(others) - 12} more" if len(others) > 12 else ""
+            parts += [f"   The same error in {len(others)} more entries: {listed}{more}.", ""]
+    return parts
+
+
+def paper_errata(key: str, table: pd.DataFrame | None = None) -> str:
+    """One paper's errata (no heading: the page gives it), in the paper's order, one item per finding."""
+    table = ledger() if table is None else table
+    rows = table[(table["verdict"] == "erratum") & (table["paper"] == key) & ~is_reading(table["entry"])]
+    if rows.empty:
+        return "No erratum found."
+    return "\n".join(_erratum_items(rows))
+
+
 def errata(table: pd.DataFrame | None = None) -> str:
     """The errata page's body: every ``erratum`` entry grouped under its own paper, with what decides it."""
     table = ledger() if table is None else table
-    wrong = table[table["verdict"] == "erratum"]
     parts = []
     for key, paper in PAPERS.items():
-        rows = wrong[wrong["paper"] == key]
-        parts += [f"## {paper.cite}", ""]
-        if rows.empty:
-            parts += ["No erratum found.", ""]
-            continue
-        for number, (_, row) in enumerate(rows.iterrows(), start=1):
-            where = f" ({_link(row['chapter'])})" if row["chapter"] else ""
-            parts += [f"{number}. **{_cell(row['section'])}** — {_cell(row['statement'])}",
-                      f"   *Printed:* {_cell(row['published'])}. *Book:* {_cell(row['book'])}. "
-                      f"{_cell(row['detail'])} Decided by `{row['evidence']}`{where}.", ""]
+        parts += [f"## {paper.cite}", "", paper_errata(key, table), ""]
     return "\n".join(parts)
 
 
