@@ -13,6 +13,17 @@ sums over the test instances where the lens is a mean over instances (so that fo
 exactly), the fold's value otherwise (:data:`LENSES` says which). :func:`dataset_scores` pools
 the folds of each dataset; :func:`rank_agreement`, :func:`order_flips` and
 :func:`friedman_by_lens` ask whether the lenses rank the classifiers the same way.
+
+Not every lens is a score. A *scoring* lens rewards a prediction for being right and informative
+(discounted accuracy and its utilities, F₁, the p-discounted costs, the probability lenses); a
+*descriptor* says what the sets look like (determinacy, set size, coverage): any precise
+classifier wins determinacy and any vacuous one coverage, so a descriptor's "winner" is no
+verdict (:data:`SCORING_LENSES`, :data:`DESCRIPTOR_LENSES`). Three lenses duplicate another
+(:data:`MERGED`, :func:`lens_duplicates`). Ties of mean rank are reported as ties, never broken
+by order (:func:`friedman_by_lens`); agreement intervals are bias-corrected and accelerated
+(:func:`bca_interval`) and adjusted for multiplicity (:func:`rank_agreement`); a flip between
+two classifiers whose sets are nested is forced, not found (:func:`nested_pairs`,
+:func:`order_flips`); and :func:`panel_agreement` measures how τ moves with the panel.
 """
 from __future__ import annotations
 
@@ -23,9 +34,11 @@ import pandas as pd
 
 from credalbook._validation import check_scalar
 
-__all__ = ["Lens", "LENSES", "SET_LENSES", "PROBABILITY_LENSES", "SIZE_BINS", "MIN_BIN_COUNT", "P_DISCOUNT_R",
+__all__ = ["Lens", "LENSES", "SET_LENSES", "PROBABILITY_LENSES", "SCORING_LENSES", "DESCRIPTOR_LENSES", "MERGED",
+           "DISTINCT_SET_LENSES", "lens_duplicates", "bca_interval", "nested_pairs", "nested_free_panels",
+           "panel_agreement", "panel_winners", "panel_variants", "shared_top", "SIZE_BINS", "MIN_BIN_COUNT", "P_DISCOUNT_R",
            "EXPECTED_LOSS_GAMMA", "FOLD_COLUMNS", "fold_lenses", "dataset_scores", "score_table", "lens_ranks", "kendall_tau_b",
-           "rank_agreement", "order_flips", "friedman_by_lens", "lens_means", "lens_table", "utility_lines", "utility_agreement_path", "coverage_by_size", "plot_coverage_by_size",
+           "rank_agreement", "order_flips", "friedman_by_lens", "lens_means", "lens_table", "utility_lines", "utility_agreement_path", "coverage_by_size", "label_spaces", "LABEL_SPACES", "plot_coverage_by_size",
            "plot_utility_agreement_path", "plot_lens_ranks", "plot_rank_correlations",
            "plot_order_flips"]
 
@@ -38,7 +51,10 @@ class Lens:
     ``"binary"`` (the probability of the second class, two-class datasets only); ``pooling`` is
     ``"sum"`` (the fold stores a sum over its instances, the dataset's value is the pooled sum over
     the pooled count), ``"mean"`` (the mean of the fold values) or ``"bins"`` (size-stratified
-    coverage, pooled by set-size bin).
+    coverage, pooled by set-size bin). ``role`` is ``"score"`` (a scoring rule: it rewards being
+    right and informative) or ``"descriptor"`` (it describes the sets: a precise or a vacuous
+    classifier wins it whatever its quality); ``same_as`` names the lens it duplicates (empty
+    otherwise) and ``why`` says why.
     """
 
     name: str
@@ -47,6 +63,9 @@ class Lens:
     higher_is_better: bool
     pooling: str
     source: str
+    role: str = "score"
+    same_as: str = ""
+    why: str = ""
 
 
 #: The p of the p-discounted cost of Yang et al. (2017, Eqs. 14-16), 0/1 costs, cautious variant.
@@ -64,12 +83,18 @@ LENSES: dict[str, Lens] = {lens.name: lens for lens in (
     Lens("u65", "u65", "sets", True, "sum", "Zaffalon et al. 2012, §9, Fig. 2"),
     Lens("u80", "u80", "sets", True, "sum", "Zaffalon et al. 2012, §9, Fig. 2"),
     Lens("f1", "F₁ of the set", "sets", True, "sum", "del Coz & Bahamonde 2009; Zaffalon et al. 2012, Eq. 9"),
-    Lens("determinacy", "determinacy", "sets", True, "sum", "Zaffalon et al. 2012, §9.1"),
-    Lens("set_size", "mean set size", "sets", False, "sum", "Angelopoulos & Bates 2023, §3"),
-    Lens("coverage", "coverage", "sets", True, "sum", "Angelopoulos & Bates 2023, §3"),
+    Lens("determinacy", "determinacy", "sets", True, "sum", "Zaffalon et al. 2012, §9.1", "descriptor"),
+    Lens("set_size", "mean set size", "sets", False, "sum", "Angelopoulos & Bates 2023, §3", "descriptor",
+         "determinacy", "both measure how often a classifier commits to one class; a singleton is determinate and "
+         "the only set of size 1, and the two order the benchmark's panel alike"),
+    Lens("coverage", "coverage", "sets", True, "sum", "Angelopoulos & Bates 2023, §3", "descriptor"),
     Lens("size_stratified_coverage", "size-stratified coverage", "sets", True, "bins",
-         "Angelopoulos & Bates 2023, §3"),
-    Lens("p_discounted_cost", "p-discounted 0/1 cost", "sets", False, "sum", "Yang et al. 2017, Eqs. 14-16"),
+         "Angelopoulos & Bates 2023, §3", "descriptor", "coverage",
+         "the coverage of the worst set size: like coverage it rises as sets grow, and a vacuous classifier has 1"),
+    Lens("p_discounted_cost", "p-discounted 0/1 cost (= 1 − u75)", "sets", False, "sum",
+         "Yang et al. 2017, Eqs. 14-16", "score", "u75",
+         "with 0/1 costs and r = 1/2, one minus the cost is u75 on every instance (Proposition R6): it is the "
+         "utility family of u65 and u80 at v = 3/4, not a measure of its own"),
     Lens("p_discounted_ordinal", "p-discounted ordinal cost", "sets", False, "sum",
          "Yang et al. 2017, Eqs. 14-16, ℓ1 costs (ordered classes)"),
     Lens("certainty_ratio", "certainty ratio C_ρ", "proba", True, "mean", "Aguilar-Ruiz 2025, Def. 15"),
@@ -82,6 +107,14 @@ LENSES: dict[str, Lens] = {lens.name: lens for lens in (
 SET_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads == "sets")
 #: The lenses that read probabilities (all datasets, and binary ones only).
 PROBABILITY_LENSES = tuple(name for name, lens in LENSES.items() if lens.reads != "sets")
+#: The set lenses that score predictions (scoring rules), the p-discounted 0/1 cost standing for u75.
+SCORING_LENSES = tuple(name for name in SET_LENSES if LENSES[name].role == "score")
+#: The set lenses that describe the sets (a precise or a vacuous classifier wins them), duplicates merged.
+DESCRIPTOR_LENSES = tuple(name for name in SET_LENSES if LENSES[name].role == "descriptor" and not LENSES[name].same_as)
+#: The merged lenses, each duplicate set lens with the lens it is read as (``p_discounted_cost`` is u75).
+MERGED = {name: lens.same_as for name, lens in LENSES.items() if lens.same_as}
+#: The set lenses once each, the scoring lenses and then the descriptors, duplicates merged.
+DISTINCT_SET_LENSES = SCORING_LENSES + DESCRIPTOR_LENSES
 #: The columns :func:`fold_lenses` can return (the count, every lens but the pooled one, the size bins).
 FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.pooling != "bins")
                 + tuple(f"{kind}_size{size}" for size in SIZE_BINS for kind in ("n", "covered")))
@@ -90,7 +123,7 @@ FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.poo
 def lens_table() -> pd.DataFrame:
     """The lenses as a table: name, what each reads, which direction is better, and its source."""
     reads = {"sets": "set", "proba": "probabilities", "binary": "probabilities, two classes"}
-    return pd.DataFrame([{"lens": lens.label, "reads": reads[lens.reads],
+    return pd.DataFrame([{"lens": lens.label, "reads": reads[lens.reads], "role": lens.role,
                           "better": "higher" if lens.higher_is_better else "lower", "source": lens.source}
                          for lens in LENSES.values()])
 
@@ -240,40 +273,159 @@ def kendall_tau_b(a, b) -> np.ndarray:
     return (sign_a * sign_b).sum(axis=-1) / denominator
 
 
+def _tau_or_nan(a, b) -> np.ndarray:
+    """Kendall's τ-b along the last axis, NaN where one ranking ties every item (τ undefined)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    i, j = np.triu_indices(a.shape[-1], k=1)
+    sign_a, sign_b = np.sign(a[..., i] - a[..., j]), np.sign(b[..., i] - b[..., j])
+    denominator = np.sqrt((sign_a != 0).sum(axis=-1) * (sign_b != 0).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, (sign_a * sign_b).sum(axis=-1) / np.where(denominator > 0, denominator, 1),
+                        np.nan)
+
+
+def _bca_constants(estimate: float, boot, jackknife) -> tuple[float, float]:
+    """(z0, a) of Efron's BCa interval: the bias correction (ties of the bootstrap values with the estimate
+    counted half, the share kept inside (0, 1)) and the acceleration from the jackknife values."""
+    from scipy.stats import norm
+
+    boot, jackknife = np.asarray(boot, dtype=float), np.asarray(jackknife, dtype=float)
+    share = (np.sum(boot < estimate) + 0.5 * np.sum(boot == estimate)) / len(boot)
+    share = min(max(share, 0.5 / len(boot)), 1 - 0.5 / len(boot))
+    z0 = float(norm.ppf(share))
+    deviation = jackknife.mean() - jackknife
+    spread = np.sum(deviation ** 2)
+    a = float(np.sum(deviation ** 3) / (6 * spread ** 1.5)) if spread > 0 else 0.0
+    return z0, a
+
+
+def bca_interval(estimate: float, boot, jackknife, level: float = 0.95) -> tuple[float, float]:
+    """Efron's (1987) bias-corrected and accelerated bootstrap interval at ``level``.
+
+    ``boot`` (B,) the statistic on the bootstrap resamples, ``jackknife`` (n,) on the
+    leave-one-out samples. The percentiles of ``boot`` are moved by the bias correction
+    z0 = Φ⁻¹(share of ``boot`` below ``estimate``, ties counted half) and the acceleration
+    a = Σd³ / (6 (Σd²)^{3/2}), d the jackknife deviations (DiCiccio & Efron 1996, §3);
+    ``scipy.stats.bootstrap(method="BCa")`` is the oracle of the tests.
+    """
+    from scipy.stats import norm
+
+    check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    boot = np.asarray(boot, dtype=float)
+    if boot.ndim != 1 or len(boot) < 2 or np.isnan(boot).any():
+        raise ValueError("boot must be a 1-d array of at least two numbers without NaN")
+    z0, a = _bca_constants(estimate, boot, jackknife)
+    z = norm.ppf([(1 - level) / 2, (1 + level) / 2])
+    shares = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
+    low, high = np.quantile(boot, shares)
+    return float(low), float(high)
+
+
+def _bca_pvalue(estimate: float, boot, jackknife, null: float = 0.0) -> float:
+    """Two-sided p-value of ``null`` by inverting the BCa interval: twice the tail level at which one end of
+    the interval reaches ``null``; 1/B (the resolution of B resamples) when no resample reaches it."""
+    from scipy.stats import norm
+
+    boot = np.asarray(boot, dtype=float)
+    z0, a = _bca_constants(estimate, boot, jackknife)
+    share = (np.sum(boot < null) + 0.5 * np.sum(boot == null)) / len(boot)
+    if share <= 0 or share >= 1:
+        return 1 / len(boot)
+    w = norm.ppf(share) - z0
+    z = w / (1 + a * w) - z0
+    return float(min(1.0, max(2 * min(norm.cdf(z), norm.sf(z)), 1 / len(boot))))
+
+
+def _holm(pvalues: np.ndarray, alpha: float) -> np.ndarray:
+    """Holm's step-down rejections of the hypotheses with ``pvalues`` at family-wise level ``alpha``."""
+    order = np.argsort(pvalues, kind="stable")
+    m = len(pvalues)
+    passed = np.asarray(pvalues)[order] <= alpha / (m - np.arange(m))
+    reject = np.zeros(m, dtype=bool)
+    reject[order[:np.argmin(passed) if not passed.all() else m]] = True
+    return reject
+
+
 def rank_agreement(scores: pd.DataFrame, lenses, classifiers, *, n_boot: int = 2000, level: float = 0.95,
                    seed: int = 0) -> pd.DataFrame:
-    """Kendall τ-b between the mean-rank orders of ``classifiers`` under each pair of ``lenses``.
+    """Kendall τ-b between the mean-rank orders of ``classifiers`` under each pair of ``lenses``, with
+    bias-corrected intervals adjusted for the number of pairs.
 
-    For each pair, on the datasets both lenses score: τ of the two mean-rank vectors and a
-    percentile bootstrap interval at ``level`` from ``n_boot`` resamples of the datasets (the
-    same resamples for both lenses). Rows ``lens_a, lens_b, tau, low, high, n_datasets``.
+    For each pair, on the datasets both lenses score: τ of the two mean-rank vectors; the BCa
+    interval at ``level`` (:func:`bca_interval`) from ``n_boot`` resamples of the datasets (the
+    same resamples for both lenses, and for every pair on the same datasets, drawn from ``seed``)
+    and the leave-one-dataset-out jackknife; the same interval at
+    the Bonferroni level 1 − (1 − ``level``)/m over the m pairs; the BCa p-value of τ = 0 and
+    whether Holm's procedure at 1 − ``level`` rejects it. A resample on which one lens ties every
+    classifier has no τ: it is left out and counted (``n_undefined``). Rows ``lens_a, lens_b,
+    tau, low, high, low_adjusted, high_adjusted, pvalue, holm, boot_mean, n_undefined, n_datasets``.
     """
     check_scalar(n_boot, "n_boot", low=10, integer=True)
     check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     lenses, classifiers = list(lenses), list(classifiers)
     tables = {lens: score_table(scores, lens, classifiers) for lens in lenses}
-    rng = np.random.default_rng(seed)
+    pairs = [(a, b) for x, a in enumerate(lenses) for b in lenses[x + 1:]]
+    adjusted = 1 - (1 - level) / max(len(pairs), 1)
     rows = []
-    for x, lens_a in enumerate(lenses):
-        for lens_b in lenses[x + 1:]:
-            common = tables[lens_a].index.intersection(tables[lens_b].index)
-            ranks_a = _rank_matrix(tables[lens_a].loc[common], lens_a)
-            ranks_b = _rank_matrix(tables[lens_b].loc[common], lens_b)
-            tau = float(kendall_tau_b(ranks_a.mean(axis=0), ranks_b.mean(axis=0)))
-            draws = rng.integers(0, len(common), size=(n_boot, len(common)))
-            boot = kendall_tau_b(ranks_a[draws].mean(axis=1), ranks_b[draws].mean(axis=1))
-            low, high = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
-            rows.append({"lens_a": lens_a, "lens_b": lens_b, "tau": tau, "low": float(low), "high": float(high),
-                         "n_datasets": len(common)})
-    return pd.DataFrame(rows)
+    for lens_a, lens_b in pairs:
+        common = tables[lens_a].index.intersection(tables[lens_b].index)
+        ranks_a = _rank_matrix(tables[lens_a].loc[common], lens_a)
+        ranks_b = _rank_matrix(tables[lens_b].loc[common], lens_b)
+        tau = float(kendall_tau_b(ranks_a.mean(axis=0), ranks_b.mean(axis=0)))
+        n = len(common)
+        draws = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))  # a pair's interval ignores the others
+        boot = _tau_or_nan(ranks_a[draws].mean(axis=1), ranks_b[draws].mean(axis=1))
+        undefined = int(np.isnan(boot).sum())
+        boot = boot[~np.isnan(boot)]
+        if len(boot) < 2:
+            raise ValueError(f"τ({lens_a}, {lens_b}) is undefined on almost every bootstrap resample")
+        keep = ~np.eye(n, dtype=bool)
+        jackknife = _tau_or_nan(np.stack([ranks_a[k].mean(axis=0) for k in keep]),
+                                np.stack([ranks_b[k].mean(axis=0) for k in keep])) if n > 2 else np.array([tau])
+        jackknife = jackknife[~np.isnan(jackknife)]
+        low, high = bca_interval(tau, boot, jackknife, level)
+        low_adjusted, high_adjusted = bca_interval(tau, boot, jackknife, adjusted)
+        rows.append({"lens_a": lens_a, "lens_b": lens_b, "tau": tau, "low": low, "high": high,
+                     "low_adjusted": low_adjusted, "high_adjusted": high_adjusted,
+                     "pvalue": _bca_pvalue(tau, boot, jackknife), "boot_mean": float(boot.mean()),
+                     "n_undefined": undefined, "n_datasets": n})
+    out = pd.DataFrame(rows, columns=["lens_a", "lens_b", "tau", "low", "high", "low_adjusted", "high_adjusted",
+                                      "pvalue", "boot_mean", "n_undefined", "n_datasets"])
+    out.insert(8, "holm", _holm(out["pvalue"].to_numpy(), 1 - level) if len(out) else np.array([], dtype=bool))
+    return out
+
+
+def nested_pairs(scores: pd.DataFrame, classifiers) -> pd.DataFrame:
+    """The pairs of ``classifiers`` whose sets behave as nested on every dataset: ``outer``'s coverage and
+    mean set size are at least ``inner``'s on each dataset scored by both lenses, and larger on one.
+
+    Between such a pair the coverage order is the same on every dataset: a flip between coverage and
+    a lens that rewards small sets is forced by the construction (LAC at 0.80 inside LAC at 0.90,
+    naive Bayes's class inside NBC-reject's set), not found by the data. Rows ``inner, outer``.
+    """
+    classifiers = list(classifiers)
+    coverage, size = score_table(scores, "coverage", classifiers), score_table(scores, "set_size", classifiers)
+    common = coverage.index.intersection(size.index)
+    coverage, size = coverage.loc[common], size.loc[common]
+    rows = []
+    for inner in classifiers:
+        for outer in classifiers:
+            if inner == outer:
+                continue
+            weakly = (coverage[inner] <= coverage[outer]).all() and (size[inner] <= size[outer]).all()
+            if weakly and ((coverage[inner] < coverage[outer]).any() or (size[inner] < size[outer]).any()):
+                rows.append({"inner": inner, "outer": outer})
+    return pd.DataFrame(rows, columns=["inner", "outer"])
 
 
 def order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, alpha: float = 0.05) -> pd.DataFrame:
     """The pairs of ``classifiers`` that ``lens_a`` and ``lens_b`` order differently (by mean rank).
 
     Rows ``first, second`` (``first`` is better under ``lens_a``), the mean-rank differences
-    (second − first) under each lens, and whether each exceeds the Nemenyi critical difference
-    at ``alpha`` over the datasets both lenses score.
+    (second − first) under each lens, whether each exceeds the Nemenyi critical difference
+    at ``alpha`` over the datasets both lenses score, ``significant`` (beyond it under both) and
+    ``kind``: ``"forced"`` when the two classifiers are nested (:func:`nested_pairs`; needs the
+    coverage and set-size lenses in ``scores``), ``"genuine"`` otherwise.
     """
     from credalbook.stats import nemenyi_critical_difference
 
@@ -283,6 +435,9 @@ def order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, alp
     mean_a = _rank_matrix(table_a.loc[common], lens_a).mean(axis=0)
     mean_b = _rank_matrix(table_b.loc[common], lens_b).mean(axis=0)
     cd = nemenyi_critical_difference(len(classifiers), len(common), alpha)
+    lenses_present = set(scores["lens"])
+    nested = (set(map(frozenset, nested_pairs(scores, classifiers).itertuples(index=False)))
+              if {"coverage", "set_size"} <= lenses_present else set())
     rows = []
     for i in range(len(classifiers)):
         for j in range(i + 1, len(classifiers)):
@@ -290,17 +445,30 @@ def order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, alp
             if gap_a * gap_b < 0:
                 first, second = (i, j) if gap_a > 0 else (j, i)
                 sign = 1.0 if gap_a > 0 else -1.0
+                significant = abs(gap_a) > cd and abs(gap_b) > cd
                 rows.append({"first": classifiers[first], "second": classifiers[second],
                              f"gap_{lens_a}": sign * gap_a, f"gap_{lens_b}": sign * gap_b,
                              f"significant_{lens_a}": bool(abs(gap_a) > cd),
-                             f"significant_{lens_b}": bool(abs(gap_b) > cd)})
-    columns = ["first", "second", f"gap_{lens_a}", f"gap_{lens_b}", f"significant_{lens_a}", f"significant_{lens_b}"]
+                             f"significant_{lens_b}": bool(abs(gap_b) > cd), "significant": bool(significant),
+                             "kind": "forced" if frozenset((classifiers[i], classifiers[j])) in nested else "genuine"})
+    columns = ["first", "second", f"gap_{lens_a}", f"gap_{lens_b}", f"significant_{lens_a}", f"significant_{lens_b}",
+               "significant", "kind"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _best(mean: pd.Series) -> list[str]:
+    """The classifiers with the lowest mean rank, all of them when several tie (to rounding)."""
+    return list(mean.index[np.isclose(mean.to_numpy(), mean.min(), rtol=0, atol=1e-9)])
 
 
 def friedman_by_lens(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0.05) -> pd.DataFrame:
     """Per lens: Friedman's test over datasets, the Nemenyi critical difference, the best classifier
-    by mean rank and those whose mean rank is within the critical difference of it (Demšar 2006)."""
+    by mean rank and those whose mean rank is within the critical difference of it (Demšar 2006).
+
+    Ties are the data's: ``best`` names every classifier with the lowest mean rank, joined by
+    " = " when several tie (``n_best`` of them), in the order of ``classifiers``, never one of
+    them by sort order; ``role`` is the lens's (score or descriptor).
+    """
     from credalbook.stats import friedman_test, nemenyi_critical_difference
 
     classifiers = list(classifiers)
@@ -309,12 +477,119 @@ def friedman_by_lens(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0
         table = score_table(scores, lens, classifiers)
         signed = table if LENSES[lens].higher_is_better else -table
         test = friedman_test(signed, alpha=alpha)
-        mean = pd.Series(_rank_matrix(table, lens).mean(axis=0), index=classifiers).sort_values()
+        mean = pd.Series(_rank_matrix(table, lens).mean(axis=0), index=classifiers)
+        best = _best(mean)
         cd = nemenyi_critical_difference(len(classifiers), len(table), alpha)
-        rows.append({"lens": lens, "n_datasets": len(table), "statistic": test.statistic, "pvalue": test.pvalue,
-                     "critical_difference": cd, "best": mean.index[0], "best_mean_rank": float(mean.iloc[0]),
-                     "not_worse_than_best": ", ".join(mean.index[mean - mean.iloc[0] <= cd])})
+        within = mean[mean - mean.min() <= cd].sort_values(kind="stable")
+        rows.append({"lens": lens, "role": LENSES[lens].role, "n_datasets": len(table), "statistic": test.statistic,
+                     "pvalue": test.pvalue, "critical_difference": cd, "best": " = ".join(best),
+                     "n_best": len(best), "best_mean_rank": float(mean.min()),
+                     "not_worse_than_best": ", ".join(within.index)})
     return pd.DataFrame(rows)
+
+
+def lens_duplicates(scores: pd.DataFrame, classifiers, rows: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The merged lenses (:data:`MERGED`) and how far each duplicates the lens it is read as.
+
+    Rows ``lens, same_as, tau, largest_gap, why``: Kendall's τ between the two mean-rank orders
+    of ``classifiers``; for the p-discounted 0/1 cost, read as u75 (Proposition R6), τ with the
+    u75 that u65 and u80 determine and, given the fold ``rows``, the largest absolute difference
+    per instance between the cost and 1 − u75 (zero to rounding). τ is NaN where a lens ties every classifier.
+    """
+    from credalbook.risk_aversion import coefficients_from_utilities
+
+    classifiers = list(classifiers)
+    out = []
+    for name, kept in MERGED.items():
+        if name not in set(scores["lens"]):
+            continue
+        table = score_table(scores, name, classifiers)
+        mine = _rank_matrix(table, name).mean(axis=0)
+        gap = np.nan
+        if kept == "u75":
+            u65 = score_table(scores, "u65", classifiers).loc[table.index]
+            u80 = score_table(scores, "u80", classifiers).loc[table.index]
+            A, B = coefficients_from_utilities(u65.to_numpy(), u80.to_numpy())
+            other = pd.DataFrame(-(A + 3 * B), index=table.index, columns=table.columns)  # 1 − u75 up to a constant
+            theirs = other.rank(axis=1, method="average").to_numpy().mean(axis=0)
+            if rows is not None and {"u65", "u80", "p_discounted_cost"} <= set(rows.columns):
+                u75 = rows["u65"] + (rows["u80"] - rows["u65"]) * (0.75 - 0.65) / (0.80 - 0.65)
+                gap = float(((rows["p_discounted_cost"] - (rows["n"] - u75)) / rows["n"]).abs().max())
+        else:
+            theirs = _rank_matrix(score_table(scores, kept, classifiers).loc[table.index], kept).mean(axis=0)
+        out.append({"lens": name, "same_as": kept, "tau": float(_tau_or_nan(mine, theirs)), "largest_gap": gap,
+                    "why": LENSES[name].why})
+    return pd.DataFrame(out, columns=["lens", "same_as", "tau", "largest_gap", "why"])
+
+
+def nested_free_panels(classifiers, nested: pd.DataFrame) -> list[tuple[str, ...]]:
+    """Every largest sub-panel of ``classifiers`` in which no member is nested in another (the maximal
+    antichains of the pairs of :func:`nested_pairs`), in the order of ``classifiers``."""
+    import itertools
+
+    classifiers = list(classifiers)
+    linked = {frozenset(pair) for pair in nested[["inner", "outer"]].itertuples(index=False)}
+    involved = sorted({c for pair in linked for c in pair}, key=classifiers.index)
+    free = [c for c in classifiers if c not in involved]
+    chosen = []
+    for size in range(len(involved), -1, -1):
+        for subset in itertools.combinations(involved, size):
+            if any(frozenset(pair) in linked for pair in itertools.combinations(subset, 2)):
+                continue
+            if any(set(subset) < set(other) for other in chosen):
+                continue
+            chosen.append(subset)
+    return [tuple(c for c in classifiers if c in free or c in subset) for subset in chosen]
+
+
+def panel_variants(scores: pd.DataFrame, panel, *, precise=(), variants=()) -> dict[str, list[str]]:
+    """The panels on which a finding is re-measured: ``"as run"`` (``panel``), ``"one entry per method"``
+    (without ``variants``, e.g. the extra confidence levels of one conformal method), ``"no precise
+    baselines"`` (without ``precise``), both, and every largest panel in which no classifier's sets are
+    nested in another's (``"no nesting 1"``, ...; :func:`nested_free_panels` of :func:`nested_pairs`)."""
+    panel = list(panel)
+    drop = {"one entry per method": set(variants), "no precise baselines": set(precise),
+            "neither": set(variants) | set(precise)}
+    out = {"as run": panel}
+    for name, dropped in drop.items():
+        if dropped:
+            out[name] = [c for c in panel if c not in dropped]
+    for k, free in enumerate(nested_free_panels(panel, nested_pairs(scores, panel))):
+        out[f"no nesting {k + 1}"] = list(free)
+    return out
+
+
+def shared_top(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0.05) -> list[str]:
+    """The classifiers within the Nemenyi critical difference of the best under every one of ``lenses``
+    (:func:`friedman_by_lens`), in the order of ``classifiers``: those no lens of the list can tell apart
+    from its winner."""
+    table = friedman_by_lens(scores, lenses, classifiers, alpha)
+    sets = [set(row.split(", ")) for row in table["not_worse_than_best"]]
+    return [c for c in classifiers if all(c in s for s in sets)]
+
+
+def panel_agreement(scores: pd.DataFrame, lens_a: str, lens_b: str, panels: dict, *, n_boot: int = 2000,
+                    level: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """Kendall's τ between two lenses' mean-rank orders on each panel of ``panels`` (name → classifiers),
+    with its BCa interval (:func:`rank_agreement`): how far the agreement is a property of the panel.
+    Rows ``panel, n_classifiers, tau, low, high``."""
+    rows = []
+    for name, classifiers in panels.items():
+        row = rank_agreement(scores, [lens_a, lens_b], classifiers, n_boot=n_boot, level=level, seed=seed).iloc[0]
+        rows.append({"panel": name, "n_classifiers": len(classifiers), "tau": row["tau"], "low": row["low"],
+                     "high": row["high"]})
+    return pd.DataFrame(rows)
+
+
+def panel_winners(scores: pd.DataFrame, lenses, panels: dict, alpha: float = 0.05) -> pd.DataFrame:
+    """The best classifier (ties named) and those within the critical difference of it, per lens and per
+    panel of ``panels`` (name → classifiers): which findings hold whatever the panel. Rows ``panel, lens,
+    best, not_worse_than_best``."""
+    frames = []
+    for name, classifiers in panels.items():
+        table = friedman_by_lens(scores, lenses, classifiers, alpha)
+        frames.append(table.assign(panel=name)[["panel", "lens", "best", "not_worse_than_best"]])
+    return pd.concat(frames, ignore_index=True)
 
 
 def lens_means(scores: pd.DataFrame, lenses, classifiers) -> pd.DataFrame:
@@ -384,13 +659,30 @@ def plot_utility_agreement_path(path: pd.DataFrame, ax=None):
     return ax
 
 
-def coverage_by_size(rows: pd.DataFrame, classifiers) -> pd.DataFrame:
+#: The label-space groups of :func:`label_spaces`, two classes (a two-class set is the whole label space) or more.
+LABEL_SPACES = ("two classes", "three or more")
+
+
+def label_spaces(rows: pd.DataFrame) -> pd.Series:
+    """Each dataset's label-space group (:data:`LABEL_SPACES`), read from the fold rows: a dataset has two
+    classes exactly when its probabilistic classifiers store the binary expected loss
+    (:func:`fold_lenses` computes it for two-column probabilities only)."""
+    missing = {"dataset", "expected_loss"} - set(rows.columns)
+    if missing:
+        raise ValueError(f"rows lacks the columns {sorted(missing)}")
+    binary = rows.groupby("dataset", sort=True)["expected_loss"].apply(lambda values: values.notna().any())
+    return binary.map({True: LABEL_SPACES[0], False: LABEL_SPACES[1]}).rename("label_space")
+
+
+def coverage_by_size(rows: pd.DataFrame, classifiers, by_label_space: bool = False) -> pd.DataFrame:
     """Coverage of each classifier's sets by size (the bins of :data:`SIZE_BINS`), the mean over datasets.
 
     Long rows ``classifier, size, coverage, share, datasets``: on each dataset the pooled share of
     the sets of that size holding the truth, averaged over the datasets where the classifier gives
     at least :data:`MIN_BIN_COUNT` sets of that size (``datasets`` of them); ``share`` is the mean
-    share of the test instances that receive a set of that size.
+    share of the test instances that receive a set of that size. With ``by_label_space`` the
+    datasets of two classes, where a set of two is the whole label space and covers by
+    construction, are averaged apart from the others (a ``label_space`` column, :func:`label_spaces`).
     """
     missing = {"dataset", "classifier", "n"} - set(rows.columns)
     if missing:
@@ -399,6 +691,11 @@ def coverage_by_size(rows: pd.DataFrame, classifiers) -> pd.DataFrame:
     unknown = sorted(set(classifiers) - set(rows["classifier"]))
     if unknown:
         raise ValueError(f"classifiers {unknown} have no rows")
+    if by_label_space:
+        groups = label_spaces(rows)
+        return pd.concat([coverage_by_size(rows[rows["dataset"].map(groups) == group], classifiers)
+                          .assign(label_space=group) for group in LABEL_SPACES if (groups == group).any()],
+                         ignore_index=True)
     pooled = rows[rows["classifier"].isin(classifiers)].groupby(["classifier", "dataset"]).sum(numeric_only=True)
     out = []
     for size in SIZE_BINS:
@@ -439,7 +736,7 @@ def plot_coverage_by_size(table: pd.DataFrame, nominal=(), ax=None):
 
 def plot_lens_ranks(ranks: pd.DataFrame, ax=None):
     """Heat map of mean ranks, classifiers (rows) × lenses (columns), from :func:`lens_ranks`; each
-    lens's best classifier is framed."""
+    lens's best classifier is framed (every one of them when several tie)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
@@ -452,8 +749,9 @@ def plot_lens_ranks(ranks: pd.DataFrame, ax=None):
     ax.set_xticks(range(matrix.shape[1]), [LENSES[lens].label for lens in matrix.columns], rotation=45, ha="right")
     ax.set_yticks(range(matrix.shape[0]), matrix.index)
     for column, lens in enumerate(matrix.columns):
-        best = int(np.argmin(matrix[lens].to_numpy()))
-        ax.add_patch(Rectangle((column - 0.5, best - 0.5), 1, 1, fill=False, edgecolor="red", lw=2))
+        values = matrix[lens].to_numpy()
+        for best in np.flatnonzero(np.isclose(values, values.min(), rtol=0, atol=1e-9)):  # every tied best
+            ax.add_patch(Rectangle((column - 0.5, best - 0.5), 1, 1, fill=False, edgecolor="red", lw=2))
     ax.figure.colorbar(image, ax=ax, label="mean rank (1 = best)", shrink=0.8)
     return ax
 

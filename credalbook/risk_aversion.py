@@ -23,7 +23,12 @@ line ``U(v) = A + 4 v B`` with ``A = mean(2x² − x)`` and ``B = mean(x(1 − x
   is a step function of ``v`` whose steps are the pairwise crossing points
   (:func:`rank_path`, :class:`RankPath`, Proposition R4); the probability that each
   classifier is the best, by mean utility or by mean rank, is computed exactly by summing
-  the Beta probabilities of the steps (:func:`probability_best`), no Monte Carlo.
+  the Beta probabilities of the steps (:func:`probability_best`), no Monte Carlo;
+- those probabilities carry the uncertainty in ``v`` only; :func:`probability_best_resampled`
+  adds the uncertainty in the data (the datasets resampled, the exact probability over ``v``
+  on each resample), and :func:`signed_rank_posterior` is Benavoli, Corani, Demšar &
+  Zaffalon's (2017) Bayesian signed-rank test of two classifiers with ``v`` drawn from its
+  distribution on each posterior sample.
 
 Crossing points closer than :data:`CROSSING_TOL` to an end of the support are taken at that
 end, and crossing points closer than that to each other are taken as one: two classifiers with
@@ -42,7 +47,8 @@ from credalbook.sets import check_targets_and_sets
 
 __all__ = ["V_MIN", "V_MAX", "CROSSING_TOL", "RiskAversion", "utility_coefficients", "coefficients_from_utilities",
            "mean_utility", "crossing_point", "probability_better", "RankPath", "rank_path", "mean_ranks_at",
-           "probability_best", "plot_rank_path"]
+           "probability_best", "BestUnderResampling", "probability_best_resampled", "signed_rank_posterior",
+           "plot_rank_path"]
 
 #: The smallest risk aversion v = u(1/2) (the linear utility, discounted accuracy; Section 9).
 V_MIN = 0.5
@@ -498,6 +504,83 @@ def probability_best(A, B, distribution: RiskAversion, by: str = "utility") -> n
     elif by != "rank":
         raise ValueError(f"by must be 'utility' or 'rank', got {by!r}")
     return _rank_path(A, B, *distribution.support).best_probabilities(distribution)
+
+
+@dataclass(frozen=True)
+class BestUnderResampling:
+    """P(each classifier is the best) with the datasets resampled as well as v drawn (:func:`probability_best_resampled`).
+
+    ``probability`` (n_classifiers,) is the mean over the resamples of the exact probability over v,
+    the probability under both uncertainties; ``low`` and ``high`` the percentile interval of the
+    resampled probabilities at ``level``; ``below_half`` the share of resamples on which the
+    probability is below 1/2; ``resampled`` (n_boot, n_classifiers) every resample's probabilities.
+    """
+
+    probability: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    below_half: np.ndarray
+    resampled: np.ndarray
+    level: float
+
+
+def probability_best_resampled(A, B, distribution: RiskAversion, by: str = "utility", *, n_boot: int = 1000,
+                               level: float = 0.95, seed: int = 0) -> BestUnderResampling:
+    """P(each classifier is the best) under the uncertainty in v *and* in the collection of datasets.
+
+    The datasets (columns of ``A`` and ``B``, as in :func:`probability_best`) are resampled with
+    replacement ``n_boot`` times; on each resample the probability over v is exact
+    (:func:`probability_best`). Their mean is the probability when both the decision maker's v
+    and the datasets are uncertain; their spread says how much of a verdict the collection alone
+    decides. Returns a :class:`BestUnderResampling`.
+    """
+    A, B = _check_lines(A, B)
+    distribution = _check_distribution(distribution)
+    check_scalar(n_boot, "n_boot", low=10, integer=True)
+    check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    if by not in ("utility", "rank"):
+        raise ValueError(f"by must be 'utility' or 'rank', got {by!r}")
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, A.shape[1], size=(n_boot, A.shape[1]))
+    resampled = np.stack([probability_best(A[:, d], B[:, d], distribution, by) for d in draws])
+    low, high = np.quantile(resampled, [(1 - level) / 2, (1 + level) / 2], axis=0)
+    return BestUnderResampling(resampled.mean(axis=0), low, high, (resampled < 0.5).mean(axis=0), resampled, level)
+
+
+def signed_rank_posterior(A_a, B_a, A_b, B_b, distribution: RiskAversion, *, rope: float = 0.01,
+                          prior_strength: float = 0.5, n_samples: int = 4000, seed: int = 0) -> dict[str, float]:
+    """Benavoli, Corani, Demšar & Zaffalon's (2017, §5) Bayesian signed-rank test of classifier a against b
+    over datasets, with the risk aversion v drawn from ``distribution`` on each posterior sample.
+
+    ``A_a, B_a, A_b, B_b`` (n_datasets,) are the two classifiers' lines (U(v) = A + 4vB on each
+    dataset). On each sample v is drawn, the differences z_d = U_a,d(v) − U_b,d(v) are formed,
+    Dirichlet weights are drawn for a pseudo-observation at 0 (weight ``prior_strength``) and the
+    datasets (weight 1 each), and θ_right = Σ w_i w_j 1[z_i + z_j > 2 rope], θ_left likewise
+    below −2 ``rope``, θ_rope the rest. Returns the posterior probabilities that a is better
+    (θ_right the largest), that the two are practically equivalent (θ_rope the largest) and that
+    b is better: ``{"a": ..., "rope": ..., "b": ...}``, summing to one (ties shared).
+    """
+    distribution = _check_distribution(distribution)
+    lines = [check_array(x, name, ndim=1) for x, name in ((A_a, "A_a"), (B_a, "B_a"), (A_b, "A_b"), (B_b, "B_b"))]
+    if len({len(x) for x in lines}) != 1:
+        raise ValueError("A_a, B_a, A_b and B_b must have one value per dataset each")
+    check_scalar(rope, "rope", low=0.0)
+    check_scalar(prior_strength, "prior_strength", low=0.0, low_inclusive=False)
+    check_scalar(n_samples, "n_samples", low=10, integer=True)
+    delta_a, delta_b = lines[0] - lines[2], lines[1] - lines[3]
+    rng = np.random.default_rng(seed)
+    low, high = distribution.support
+    v = low + (high - low) * rng.beta(distribution.alpha, distribution.beta, size=n_samples)
+    z = np.concatenate([np.zeros((n_samples, 1)), delta_a[None] + 4 * v[:, None] * delta_b[None]], axis=1)
+    weights = rng.dirichlet(np.r_[prior_strength, np.ones(len(delta_a))], size=n_samples)
+    sums = z[:, :, None] + z[:, None, :]
+    pair = weights[:, :, None] * weights[:, None, :]
+    right = (pair * (sums > 2 * rope)).sum(axis=(1, 2))
+    left = (pair * (sums < -2 * rope)).sum(axis=(1, 2))
+    theta = np.stack([right, 1.0 - right - left, left], axis=1)
+    best = np.isclose(theta, theta.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
+    share = (best / best.sum(axis=1, keepdims=True)).mean(axis=0)
+    return {"a": float(share[0]), "rope": float(share[1]), "b": float(share[2])}
 
 
 def plot_rank_path(path: RankPath, names, distributions: dict | None = None, axes=None):

@@ -254,3 +254,157 @@ def test_ordinal_lens_is_the_p_discounted_cost_with_the_given_costs():
     out = fold_lenses(y, sets, ordinal_cost=cost)
     assert out["p_discounted_ordinal"] == pytest.approx(set_costs(cost, y, sets, "p_discounted", r=0.5).sum())
     assert "p_discounted_ordinal" not in fold_lenses(y, sets)
+
+
+# ---- issue 26: scores and descriptors, ties, BCa intervals, nested flips, panels, label spaces ----
+
+def test_descriptors_are_won_by_a_precise_or_a_vacuous_classifier_and_scores_are_not():
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 3, size=60)
+    wrong = np.eye(3, dtype=bool)[(y + 1) % 3]  # precise and always wrong
+    vacuous = np.ones((60, 3), dtype=bool)
+    right = np.eye(3, dtype=bool)[y]
+    out = {name: fold_lenses(y, sets) for name, sets in (("wrong", wrong), ("vacuous", vacuous), ("right", right))}
+    assert out["wrong"]["determinacy"] == out["right"]["determinacy"] == 60  # a bad precise classifier ties the best
+    assert out["vacuous"]["coverage"] == out["right"]["coverage"] == 60  # a vacuous one ties the perfect one
+    for lens in lenses.SCORING_LENSES[:4]:  # utilities and F1: the perfect classifier beats both
+        assert out["right"][lens] > max(out["wrong"][lens], out["vacuous"][lens])
+    assert set(lenses.DESCRIPTOR_LENSES) == {"determinacy", "coverage"}
+    assert len(lenses.SCORING_LENSES) == 6 and not set(lenses.MERGED) & set(lenses.DESCRIPTOR_LENSES)
+    assert lenses.MERGED == {"set_size": "determinacy", "size_stratified_coverage": "coverage",
+                             "p_discounted_cost": "u75"}
+
+
+def test_p_discounted_cost_is_merged_into_u75_exactly():
+    rows = _rows()
+    table = lenses.lens_duplicates(dataset_scores(rows), ["A", "B"], rows).set_index("lens")
+    assert table.loc["p_discounted_cost", "largest_gap"] == pytest.approx(0, abs=1e-12)
+    assert table.loc["p_discounted_cost", "tau"] == pytest.approx(1.0)
+    assert table.loc["set_size", "tau"] == pytest.approx(1.0)
+
+
+def test_a_tie_of_mean_ranks_is_reported_as_a_tie_in_any_order():
+    scores = _scores()
+    twin = scores[scores["classifier"] == "C1"].assign(classifier="C0")
+    scores = pd.concat([scores, twin], ignore_index=True)
+    for order in (["C0", "C1", "C2"], ["C1", "C2", "C0"]):
+        row = friedman_by_lens(scores, ["u65"], order).iloc[0]
+        assert row["n_best"] == 2
+        assert set(row["best"].split(" = ")) == {"C0", "C1"}
+    ranks = lens_ranks(scores, ["u65"], ["C0", "C1", "C2"])
+    ax = lenses.plot_lens_ranks(ranks)
+    assert len(ax.patches) == 2  # both tied winners framed
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bca_interval_matches_scipy(seed):
+    rng = np.random.default_rng(seed)
+    x = rng.exponential(size=40)  # skewed: bias correction and acceleration matter
+    result = sps.bootstrap((x,), np.mean, n_resamples=999, method="BCa", confidence_level=0.9, random_state=seed)
+    jackknife = np.array([np.delete(x, i).mean() for i in range(len(x))])
+    low, high = lenses.bca_interval(x.mean(), result.bootstrap_distribution, jackknife, level=0.9)
+    assert (low, high) == pytest.approx((result.confidence_interval.low, result.confidence_interval.high), rel=1e-9)
+    percentile = np.quantile(result.bootstrap_distribution, [0.05, 0.95])
+    assert (low, high) != pytest.approx(tuple(percentile), rel=1e-6)  # the correction moved it
+
+
+def test_rank_agreement_survives_resamples_that_tie_every_classifier():
+    rows = []
+    for d in range(6):
+        for c, base in (("C1", 0.9), ("C2", 0.8), ("C3", 0.7)):
+            tie = d < 4  # u80 ties every classifier on four datasets of six
+            rows.append({"dataset": f"d{d}", "classifier": c, "lens": "u65", "value": base + 0.01 * d})
+            rows.append({"dataset": f"d{d}", "classifier": c, "lens": "u80", "value": 0.5 if tie else base})
+    agreement = rank_agreement(pd.DataFrame(rows), ["u65", "u80"], ["C1", "C2", "C3"], n_boot=400, seed=0).iloc[0]
+    assert agreement["tau"] == pytest.approx(1.0)
+    assert agreement["n_undefined"] > 0  # (4/6)^6 of the resamples tie every classifier under u80
+    assert agreement["low"] <= agreement["high"]
+
+
+def test_rank_agreement_adjusts_for_the_number_of_pairs():
+    agreement = rank_agreement(_scores(), ["u65", "u80", "set_size"], ["C1", "C2", "C3"], n_boot=300)
+    assert (agreement["low_adjusted"] <= agreement["low"] + 1e-12).all()
+    assert (agreement["high_adjusted"] >= agreement["high"] - 1e-12).all()
+    reversed_pair = agreement.set_index(["lens_a", "lens_b"]).loc[("u65", "set_size")]
+    assert reversed_pair["pvalue"] < 0.01 and bool(reversed_pair["holm"])
+
+
+def test_holm_steps_down():
+    assert list(lenses._holm(np.array([0.01, 0.04, 0.03, 0.5]), 0.05)) == [True, False, False, False]
+    assert list(lenses._holm(np.array([0.01, 0.02, 0.03]), 0.05)) == [True, True, True]  # 0.01<0.05/3, 0.02<0.05/2, 0.03<0.05
+
+
+def _nested_scores():
+    """C_small ⊂ C_big (coverage and set size ordered on every dataset); C_other crosses both."""
+    rng = np.random.default_rng(5)
+    rows = []
+    for d in range(12):
+        cov_small, cov_other = rng.uniform(0.6, 0.8), rng.uniform(0.5, 0.95)
+        values = {"C_small": (cov_small, 1.0, 0.9), "C_big": (cov_small + 0.1, 1.6, 0.6),
+                  "C_other": (cov_other, rng.uniform(0.9, 1.8), rng.uniform(0.5, 0.95))}
+        for c, (coverage, size, u) in values.items():
+            for lens, value in (("coverage", coverage), ("set_size", size), ("u65", u)):
+                rows.append({"dataset": f"d{d}", "classifier": c, "lens": lens, "value": value})
+    return pd.DataFrame(rows)
+
+
+def test_flips_between_nested_classifiers_are_forced():
+    scores = _nested_scores()
+    nested = lenses.nested_pairs(scores, ["C_small", "C_big", "C_other"])
+    assert list(nested.itertuples(index=False, name=None)) == [("C_small", "C_big")]
+    flips = order_flips(scores, "u65", "coverage", ["C_small", "C_big", "C_other"]).set_index(["first", "second"])
+    assert flips.loc[("C_small", "C_big"), "kind"] == "forced"
+    assert set(flips["kind"]) <= {"forced", "genuine"}
+    panels = lenses.nested_free_panels(["C_small", "C_big", "C_other"], nested)
+    assert sorted(panels) == [("C_big", "C_other"), ("C_small", "C_other")]
+
+
+def test_nested_free_panels_keep_one_of_each_chain():
+    nested = pd.DataFrame({"inner": ["a", "a", "b", "x"], "outer": ["b", "c", "c", "y"]})
+    panels = lenses.nested_free_panels(["a", "b", "c", "x", "y", "z"], nested)
+    assert len(panels) == 6  # one of {a, b, c} times one of {x, y}
+    assert all("z" in p and len(p) == 3 for p in panels)
+
+
+def test_panel_agreement_and_winners_per_panel():
+    scores = _scores()
+    panels = {"all": ["C1", "C2", "C3"], "two": ["C1", "C3"]}
+    table = lenses.panel_agreement(scores, "u65", "set_size", panels, n_boot=100).set_index("panel")
+    assert table.loc["all", "tau"] == pytest.approx(-1.0) and table.loc["two", "n_classifiers"] == 2
+    winners = lenses.panel_winners(scores, ["u65"], {"all": ["C1", "C2", "C3"], "reversed": ["C3", "C2", "C1"]})
+    assert list(winners["best"]) == ["C1", "C1"]
+
+
+def test_coverage_by_size_splits_binary_from_multiclass_label_spaces():
+    rows = []
+    for dataset, k in (("binary", 2), ("three", 3)):
+        y = np.zeros(30, dtype=int)
+        y[-1] = 1  # both classes in the fold (the binary expected loss needs them)
+        sets = np.zeros((30, k), dtype=bool)
+        sets[:, 1] = True
+        sets[:15, 0] = True  # 15 two-class sets: hold the truth (always on binary data)
+        proba = np.full((30, k), 1 / k)
+        rows.append({"dataset": dataset, "fold": 0, "classifier": "C", **fold_lenses(y, sets, proba)})
+    rows = pd.DataFrame(rows)
+    assert dict(lenses.label_spaces(rows)) == {"binary": "two classes", "three": "three or more"}
+    table = lenses.coverage_by_size(rows, ["C"], by_label_space=True).set_index(["label_space", "size"])
+    assert table.loc[("two classes", "2"), "coverage"] == 1.0
+    assert table.loc[("three or more", "2"), "coverage"] == 1.0 and table.loc[("three or more", "1"), "coverage"] == pytest.approx(1 / 15)
+    pooled = lenses.coverage_by_size(rows, ["C"]).set_index("size")
+    assert pooled.loc["2", "datasets"] == 2
+
+
+def test_panel_variants_and_shared_top():
+    scores = _nested_scores()
+    names = ["C_small", "C_big", "C_other"]
+    panels = lenses.panel_variants(scores, names, precise=["C_other"], variants=["C_big"])
+    assert panels["as run"] == names
+    assert panels["one entry per method"] == ["C_small", "C_other"]
+    assert panels["no precise baselines"] == ["C_small", "C_big"]
+    assert panels["neither"] == ["C_small"]
+    assert sorted(k for k in panels if k.startswith("no nesting")) == ["no nesting 1", "no nesting 2"]
+    three = _scores()
+    assert lenses.shared_top(three, ["u65", "u80"], ["C1", "C2", "C3"]) == ["C1"]  # C1 best under both, clearly
+    assert lenses.shared_top(three, ["u65", "set_size"], ["C1", "C2", "C3"]) == []  # reversed lenses share no top

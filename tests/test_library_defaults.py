@@ -156,6 +156,14 @@ class TestDeploymentThreshold:
             assert (scores >= t).mean() == pytest.approx(c)
         assert costspace.deployment_threshold(labels, scores, 0.0, method="rate-driven") == np.inf
 
+    def test_score_driven_predicts_positive_when_the_expected_cost_says_so(self):
+        # predicting positive costs (1 - p) c_FP, negative costs p c_FN: positive when p >= c_FP / (c_FN + c_FP) = 1 - c
+        for c in (0.1, 0.3, 0.8):
+            t = costspace.deployment_threshold(self.y, self.score, c, pos_label="pos", method="score-driven")
+            assert t == pytest.approx(1 - c)
+            decided = [(1 - p) * (1 - c) <= p * c for p in self.score]
+            np.testing.assert_array_equal(self.score >= t - 1e-12, decided)
+
     def test_the_positive_class_is_named_not_assumed(self):
         flipped = costspace.deployment_threshold(self.y, 1 - self.score, 0.3, pos_label="neg")
         direct = costspace.deployment_threshold(self.y, self.score, 0.7, pos_label="pos")

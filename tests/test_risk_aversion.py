@@ -613,3 +613,92 @@ def test_probability_better_with_a_denormal_slope_gap():
     uniform = RiskAversion.uniform()
     assert probability_better(0.0, 0.0, 1.0, 2.225073858507e-311, uniform) == 0.0
     assert probability_better(1.0, 2.225073858507e-311, 0.0, 0.0, uniform) == 1.0
+
+
+# ---- issue 26: uncertainty in the data as well as in v ----
+
+class TestDataUncertainty:
+    def test_identical_datasets_leave_the_exact_probability(self):
+        A = np.tile(EXAMPLE_A[:, :1], (1, 6))
+        B = np.tile(EXAMPLE_B[:, :1], (1, 6))
+        from credalbook.risk_aversion import probability_best_resampled
+
+        for by in ("utility", "rank"):
+            result = probability_best_resampled(A, B, U80, by, n_boot=50)
+            assert result.probability == pytest.approx(probability_best(A, B, U80, by), abs=1e-12)
+            assert np.all(result.low <= result.probability + 1e-12) and np.all(result.probability <= result.high + 1e-12)
+
+    def test_share_below_half_is_the_chance_of_losing_the_decisive_dataset(self):
+        from credalbook.risk_aversion import probability_best_resampled
+
+        # a wins by 1 on dataset 0 and loses by 0.1 on the four others: it is the best by mean utility
+        # exactly when a resample holds dataset 0, which happens with probability 1 - (4/5)^5
+        A = np.array([[1.0, -0.1, -0.1, -0.1, -0.1], [0.0] * 5])
+        B = np.zeros_like(A)
+        result = probability_best_resampled(A, B, U65, "utility", n_boot=4000, seed=3)
+        miss = (4 / 5) ** 5
+        assert result.below_half[0] == pytest.approx(miss, abs=3 * np.sqrt(miss * (1 - miss) / 4000))
+        assert result.probability[0] == pytest.approx(1 - result.below_half[0])
+        assert probability_best(A, B, U65)[0] == 1.0  # the v-only probability hides it
+
+    def test_signed_rank_posterior_limits_and_symmetry(self):
+        from credalbook.risk_aversion import signed_rank_posterior
+
+        rng = np.random.default_rng(0)
+        A_b, B_b = rng.uniform(0.3, 0.6, 30), rng.uniform(0.0, 0.1, 30)
+        far = signed_rank_posterior(A_b + 0.2, B_b, A_b, B_b, U80, n_samples=500)
+        assert far["a"] == pytest.approx(1.0) and far["b"] == 0
+        close = signed_rank_posterior(A_b + 0.001, B_b, A_b, B_b, U80, rope=0.01, n_samples=500)
+        assert close["rope"] == pytest.approx(1.0)
+        A_a, B_a = A_b + rng.normal(0, 0.05, 30), B_b + rng.normal(0, 0.02, 30)
+        forward = signed_rank_posterior(A_a, B_a, A_b, B_b, U65, n_samples=800, seed=4)
+        backward = signed_rank_posterior(A_b, B_b, A_a, B_a, U65, n_samples=800, seed=4)
+        assert (forward["a"], forward["rope"], forward["b"]) == pytest.approx((backward["b"], backward["rope"],
+                                                                               backward["a"]))
+        assert sum(forward.values()) == pytest.approx(1.0)
+
+    def test_signed_rank_posterior_against_a_loop(self):
+        from credalbook.risk_aversion import signed_rank_posterior
+
+        rng = np.random.default_rng(9)
+        A_a, B_a, A_b, B_b = rng.uniform(0, 0.2, (4, 7))
+        out = signed_rank_posterior(A_a, B_a, A_b, B_b, U65, rope=0.02, n_samples=40, seed=1)
+        # the same draws, summed pair by pair as Benavoli et al.'s reference code does
+        draws = np.random.default_rng(1)
+        v = 0.5 + 0.5 * draws.beta(U65.alpha, U65.beta, size=40)
+        weights = draws.dirichlet(np.r_[0.5, np.ones(7)], size=40)
+        wins = np.zeros(3)
+        for s in range(40):
+            z = np.r_[0.0, (A_a - A_b) + 4 * v[s] * (B_a - B_b)]
+            theta = np.zeros(3)
+            for i in range(8):
+                for j in range(8):
+                    k = 0 if z[i] + z[j] > 0.04 else 2 if z[i] + z[j] < -0.04 else 1
+                    theta[k] += weights[s, i] * weights[s, j]
+            top = np.isclose(theta, theta.max(), rtol=0, atol=1e-12)
+            wins += top / top.sum()
+        assert (out["a"], out["rope"], out["b"]) == pytest.approx(tuple(wins / 40))
+
+    def test_bad_input(self):
+        from credalbook.risk_aversion import probability_best_resampled, signed_rank_posterior
+
+        with pytest.raises(ValueError, match="by"):
+            probability_best_resampled(EXAMPLE_A, EXAMPLE_B, U65, "median")
+        with pytest.raises(ValueError, match="n_boot"):
+            probability_best_resampled(EXAMPLE_A, EXAMPLE_B, U65, n_boot=2)
+        with pytest.raises(ValueError, match="one value per dataset"):
+            signed_rank_posterior([0.1, 0.2], [0.0, 0.0], [0.1], [0.0], U65)
+        with pytest.raises(ValueError, match="prior_strength"):
+            signed_rank_posterior([0.1], [0.0], [0.1], [0.0], U65, prior_strength=0)
+
+
+def test_p_discounted_gain_is_quadratic_only_at_r_zero_and_one_half():
+    result = theory.check_p_discounted_is_a_utility()
+    assert result["r_zero_is_u50"] and result["r_half_is_u75"]
+    assert result["quadratic_at"] == [0, sp.Rational(1, 2)]  # r = 2/3 gives a cubic, the others no polynomial
+
+
+def test_difference_from_utility_is_a_line_in_v_only_for_an_affine_utility():
+    assert sp.degree(theory.difference_from_utility(), theory.V) == 1
+    curved = theory.utility_in_v() + theory.V ** 2 * theory.X * (1 - theory.X)
+    assert sp.degree(theory.difference_from_utility(curved, n_instances=2), theory.V) == 2

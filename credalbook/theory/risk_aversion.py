@@ -48,7 +48,7 @@ __all__ = ["V", "T", "ALPHA", "BETA", "V_LOW", "V_HIGH", "DELTA_A", "DELTA_B", "
            "check_probability_better", "median_mean_disagreement_example", "check_median_mean_disagreement",
            "mean_over_datasets_line", "check_mean_over_datasets_affine", "mean_rank_expr",
            "exact_crossing_points", "exact_rank_path", "check_rank_piecewise_constant", "exact_probability_best",
-           "EXAMPLE_A", "EXAMPLE_B", "check_expected_rank_not_rank_at_mean", "risk_aversion_latex", "R",
+           "EXAMPLE_A", "EXAMPLE_B", "check_expected_rank_not_rank_at_mean", "risk_aversion_latex", "R", "R_GRID", "difference_from_utility",
            "p_discounted_gain", "check_p_discounted_is_a_utility"]
 
 #: The risk aversion v = u(1/2) of the quadratic utility (Section 9, Fig. 2).
@@ -228,6 +228,18 @@ def check_expected_utility_at_mean() -> dict[str, bool]:
 def difference_line() -> sp.Expr:
     """``D(v) = U_a(v) − U_b(v) = ΔA + 4v ΔB`` (Proposition R3)."""
     return DELTA_A + 4 * V * DELTA_B
+
+
+def difference_from_utility(utility: sp.Expr | None = None, n_instances: int = 3) -> sp.Expr:
+    """Two classifiers' difference of mean utilities on ``n_instances`` test instances, built from the
+    utility itself: ``mean_i u(x_i) − mean_i u(y_i)`` with symbolic discounted accuracies x_i, y_i and
+    ``utility`` a function of ``X`` and ``V`` (default :func:`utility_in_v`). Its degree in v is what
+    Proposition R3 needs (at most one); the ledger's check reads it from here, not from a typed line."""
+    utility = utility_in_v() if utility is None else utility
+    n_instances = int(check_scalar(n_instances, "n_instances", low=1, integer=True))
+    xs = sp.symbols(f"x1:{n_instances + 1}", nonnegative=True)
+    ys = sp.symbols(f"y1:{n_instances + 1}", nonnegative=True)
+    return sp.expand(sp.Add(*[utility.subs(X, x) - utility.subs(X, y) for x, y in zip(xs, ys)]) / n_instances)
 
 
 def crossing_point_expr() -> sp.Expr:
@@ -520,6 +532,8 @@ def risk_aversion_latex() -> dict[str, str]:
 
 #: The parameter r of the p-discounted costs (Yang, Destercke & Masson 2017, Eqs. 14-16).
 R = sp.Symbol("r", positive=True)
+#: The values of r at which R6's check asks whether g_r is quadratic (0 to 9/10, the integers 1/(1 − r) among them).
+R_GRID = tuple(sp.Rational(k, 10) for k in range(10)) + (sp.Rational(1, 3), sp.Rational(2, 3), sp.Rational(3, 4))
 
 
 def p_discounted_gain(k=None, r=R) -> sp.Expr:
@@ -542,11 +556,16 @@ def check_p_discounted_is_a_utility() -> dict:
     u75 order any two classifiers alike; on two-class data (x in {0, 1/2, 1}) every r orders like
     u_v with v = g_r(1/2) = 1 − 2^(−1/(1 − r)).
 
-    Returns ``gain`` (g_r(x)), ``r_half_is_u75`` (g_{1/2} − u_{3/4} simplifies to 0), ``binary_v``
-    (g_r(1/2)) and ``matches_power_mean`` (the closed form equals the power mean for k = 2..6).
+    Returns ``gain`` (g_r(x)), ``r_half_is_u75`` (g_{1/2} − u_{3/4} simplifies to 0), ``r_zero_is_u50``
+    (g_0 is discounted accuracy x = u_{1/2}), ``quadratic_at`` (the r of :data:`R_GRID` at which g_r is
+    a polynomial of degree at most two, i.e. one of the u_v: its third derivative in x vanishes;
+    0 and 1/2 only), ``binary_v`` (g_r(1/2)) and ``matches_power_mean`` (the closed form equals the
+    power mean for k = 2..6).
     """
     gain = p_discounted_gain()
     at_half = sp.simplify(gain.subs(R, sp.Rational(1, 2)) - quadratic_through(sp.Rational(3, 4)))
+    at_zero = sp.simplify(gain.subs(R, 0) - quadratic_through(sp.Rational(1, 2)))
+    quadratic_at = [r for r in R_GRID if sp.simplify(sp.diff(gain.subs(R, r), X, 3)) == 0]
     closed = [sp.simplify(gain.subs(X, sp.Rational(1, k)) - p_discounted_gain(k)) == 0 for k in range(2, 7)]
-    return {"gain": gain, "r_half_is_u75": at_half == 0, "binary_v": sp.simplify(gain.subs(X, sp.Rational(1, 2))),
-            "matches_power_mean": all(closed)}
+    return {"gain": gain, "r_half_is_u75": at_half == 0, "r_zero_is_u50": at_zero == 0, "quadratic_at": quadratic_at,
+            "binary_v": sp.simplify(gain.subs(X, sp.Rational(1, 2))), "matches_power_mean": all(closed)}
