@@ -149,7 +149,7 @@ def test_mean_coverage_over_random_splits_reaches_the_confidence_level(score):
 # nesting
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("score", ["lac", "aps"])
-@pytest.mark.parametrize("empty", ["keep", "argmax"])
+@pytest.mark.parametrize("empty", ["keep", "argmax"])  # not "all": a vacuous set at 0.8 holds more than 0.95's
 def test_sets_at_a_higher_confidence_contain_those_at_a_lower_one(score, empty):
     """Same split and estimator (same random_state); APS's randomised calibration scores come from the same
     seed, so both levels share the scores and only q grows; prediction uses MAPIE's deterministic
@@ -176,14 +176,16 @@ def test_a_declared_class_absent_from_the_training_data_keeps_its_column_and_is_
     categories = [data.classes[0], "unseen", *data.classes[1:]]
     y = pd.Categorical(np.asarray(data.y, dtype=object), categories=categories)  # "unseen" in the middle
     for score in ("lac", "aps"):
-        for empty in ("keep", "argmax"):
+        for empty in ("keep", "argmax", "all"):
             model = ConformalSetClassifier(_logistic(), conformity_score=score, empty=empty).fit(data.X, y)
             assert list(model.classes_) == categories and model.n_classes_ == 4
             assert "unseen" not in list(model.estimator_.classes_)
             proba = model.predict_proba(data.X)
             sets, was_empty = model.predict_set_with_empty(data.X)
             assert proba.shape == sets.shape == (150, 4)
-            assert not sets[:, 1].any() and not proba[:, 1].any()
+            assert not proba[:, 1].any()
+            # the unseen class is in no set but a vacuous one (an empty set under empty="all")
+            np.testing.assert_array_equal(sets[:, 1], was_empty & (empty == "all"))
             np.testing.assert_allclose(proba.sum(axis=1), 1)
             assert "unseen" not in set(model.predict(data.X))
             # the other columns are the estimator's, in the order of classes_
@@ -240,6 +242,20 @@ def test_keep_returns_the_empty_sets_of_lac_and_argmax_fills_them():
     np.testing.assert_array_equal(sets_filled, expected)
     np.testing.assert_array_equal(filled.predict_set(X_test), expected)
     np.testing.assert_array_equal(filled.predict_with_set(X_test)[0], expected)
+    vacuous = ConformalSetClassifier(LogisticRegression(), empty="all").fit(X, y)
+    sets_all, was_empty_all = vacuous.predict_set_with_empty(X_test)
+    np.testing.assert_array_equal(was_empty_all, was_empty)
+    expected = sets.copy()
+    expected[0] = True  # the empty set becomes the whole label space; the others are unchanged
+    np.testing.assert_array_equal(sets_all, expected)
+    np.testing.assert_array_equal(vacuous.predict_set(X_test), expected)
+
+
+@pytest.mark.parametrize("empty", [None, "miss", "ARGMAX", 1])
+def test_an_unknown_empty_set_policy_is_refused(empty):
+    X, y, _ = _blobs()
+    with pytest.raises(ValueError, match="empty must be one of 'argmax', 'keep', 'all'"):
+        ConformalSetClassifier(LogisticRegression(), empty=empty).fit(X, y)
 
 
 @pytest.mark.parametrize("score", ["lac", "aps"])

@@ -24,9 +24,9 @@ average over the calibration and test draws). Two scores (MAPIE's names):
 
 The quantile, the scores and the sets are MAPIE's (``mapie.classification.SplitConformalClassifier``
 with ``prefit=True``, MAPIE 1.6: Cordier et al. 2023, PMLR 204); this module splits the data,
-fits the classifier, keeps the columns of every class of ``classes_`` and decides what an
-empty set becomes. MAPIE is imported when a model is fitted, so ``import credalbook`` does not
-load it.
+fits the classifier, keeps the columns of every class of ``classes_`` and applies the empty-set
+policy (``empty``: kept, the most probable class, or all classes). MAPIE is imported when a
+model is fitted, so ``import credalbook`` does not load it.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ __all__ = ["ConformalSetClassifier", "conformal_split"]
 
 # MAPIE's names of the conformity scores supported here, and the rules for an empty set
 _SCORES = ("lac", "aps")
-_EMPTY_RULES = ("argmax", "keep")
+_EMPTY_RULES = ("argmax", "keep", "all")
 
 
 def _check_random_state(random_state, name: str = "random_state") -> np.random.RandomState:
@@ -142,8 +142,9 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
       fewer, every set is the vacuous set of all K classes and ``conformalizer_`` is None: the
       conformal quantile is +∞ when ⌈(n + 1)(1 − α)⌉ > n (Angelopoulos & Bates 2023, §1), and the
       vacuous set keeps the coverage guarantee where MAPIE's condition is stricter than that.
-    * ``empty``: what an empty conformal set becomes, ``"argmax"`` (default: the estimator's
-      most probable class) or ``"keep"`` (an empty row).
+    * ``empty``: what an empty conformal set becomes (the empty-set policy): ``"argmax"``
+      (default: the singleton of the estimator's most probable class), ``"keep"`` (an empty
+      row, what MAPIE returns) or ``"all"`` (the vacuous set of all K classes).
     * ``random_state``: None, an integer or a numpy RandomState; draws the split and then the
       seed of MAPIE's randomisation of the APS calibration scores.
 
@@ -161,19 +162,28 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
     *Columns.* ``predict_proba`` and ``predict_set`` have one column per class of ``classes_``,
     in that order. A class the proper-training part lacks (a class declared by a Categorical
     ``y`` but absent, as in a cross-validation fold) is unknown to ``estimator_``: its
-    probability is 0, it is in no set and never predicted.
+    probability is 0, it is never predicted, and it is in no set but a vacuous one (all K classes:
+    too small a conformalisation part, or an empty set under ``empty="all"``).
 
-    *Empty sets: the book's convention.* LAC returns the empty set when no class reaches
-    1 − q̂: the estimator finds no class probable enough (Sadinle, Lei & Wasserman 2019 note
-    that their classifier can output the empty set, and propose remedies). A credal classifier
-    never returns the empty set, and the book's set measures refuse it
-    (:func:`credalbook.sets.check_set_matrix`), so by default (``empty="argmax"``) an empty
-    set becomes the singleton of the estimator's most probable class, the smallest
-    non-empty set and the point prediction; since sets only grow, the coverage guarantee
-    holds unchanged. ``empty="keep"`` returns MAPIE's sets as they are. Prediction does not
-    change the estimator (scikit-learn's rule), so the number of empty sets is not recorded on
-    it: :meth:`predict_set_with_empty` returns the sets *and* which of them were empty before
-    the rule, from one call of MAPIE.
+    *Empty sets: three policies.* LAC returns the empty set when no class reaches 1 − q̂: the
+    estimator finds no class probable enough (Sadinle, Lei & Wasserman 2019 note that their
+    classifier can output the empty set, and propose remedies). How an empty set is scored
+    decides much of a comparison with credal classifiers, which never return it (Part VII
+    measures every conformal result under the three policies), so the policy is a parameter:
+
+    - ``empty="keep"``: MAPIE's sets as they are. An empty set never contains the true class:
+      it is a miss, and it counts towards the 1 − α coverage (the guarantee is met *with*
+      empty sets). The book's set measures refuse an empty row
+      (:func:`credalbook.sets.check_set_matrix`); score it as a miss yourself.
+    - ``empty="argmax"`` (default): the singleton of the estimator's most probable class, the
+      smallest non-empty set and the point prediction. Sets only grow, so the coverage
+      guarantee holds, and coverage rises above what MAPIE's sets give.
+    - ``empty="all"``: the vacuous set of all K classes, the cautious reading of "no class is
+      probable enough"; coverage rises more, and the instance adds nothing to determinacy.
+
+    Prediction does not change the estimator (scikit-learn's rule), so the number of empty sets
+    is not recorded on it: :meth:`predict_set_with_empty` returns the sets *and* which of them
+    were empty before the policy, from one call of MAPIE.
 
     ``predict`` is the estimator's most probable class, which every non-empty LAC or APS set
     contains (both keep the classes above a probability cut); ``predict_proba`` the
@@ -266,8 +276,8 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
         return full
 
     def predict_set_with_empty(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """``(sets, was_empty)``: the (n, K) boolean sets (after the ``empty`` rule) and, (n,) boolean,
-        which conformal sets were empty before the rule."""
+        """``(sets, was_empty)``: the (n, K) boolean sets (after the ``empty`` policy) and, (n,) boolean,
+        which conformal sets were empty before the policy."""
         sets, _, was_empty = self._predict(X)
         return sets, was_empty
 
@@ -289,4 +299,6 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
         was_empty = ~sets.any(axis=1)
         if self.empty == "argmax":
             sets[was_empty, index[was_empty]] = True
+        elif self.empty == "all":
+            sets[was_empty] = True
         return sets, index, was_empty
