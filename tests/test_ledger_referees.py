@@ -76,3 +76,13 @@ def test_the_books_referee_files_are_complete():
     items = referees.audit_items()
     assert (items["computation"].str.len() > 0).all() and set(items["severity"]) <= {
         "misprint", "error of substance", "unsupported inference"}
+
+
+def test_every_negative_entry_was_read_and_every_disagreement_resolved():
+    """The book's ledger against its referee files: nothing unread, nothing unresolved (issue 24, item 3)."""
+    from credalbook import ledger
+
+    table = ledger.evaluated()
+    counted = table[~ledger.is_reading(table["entry"])]
+    assert referees.unread_entries(counted) == []
+    assert referees.check_resolutions(counted) == []

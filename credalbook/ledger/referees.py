@@ -8,8 +8,9 @@ written by the referee and kept as written. Each reading says ``agree``, ``disag
 finding, and the reasons; an ``audit`` list holds the inconsistencies of the paper the referee
 found that the ledger did not hold. ``data/paper/referees/resolutions.yml`` records how every
 disagreement and every unsure reading was resolved: ``adopted`` (the ledger now gives the
-referee's verdict), ``kept`` (the book's verdict stands, with the reason) or ``merged`` (the entry
-is counted under another finding). :func:`check_resolutions` holds the ledger to it.
+referee's verdict), ``rejudged`` (the written policy, applied to the entry, gives a verdict that
+is neither the book's first one nor the referee's), ``kept`` (the book's verdict stands, with the
+reason) or ``merged`` (the entry is counted under another finding). :func:`check_resolutions` holds the ledger to it.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ __all__ = ["READINGS", "RESOLUTIONS", "referee_folder", "readings", "resolutions
 #: the three readings a referee may give of an entry
 READINGS = ("agree", "disagree", "unsure")
 #: how a disagreement or an unsure reading is resolved
-RESOLUTIONS = ("adopted", "kept", "merged")
+RESOLUTIONS = ("adopted", "rejudged", "kept", "merged")
 NEGATIVE = ("erratum", "not reproduced", "partly")
 
 
@@ -109,8 +110,8 @@ def check_resolutions(ledger_frame: pd.DataFrame, reading_frame: pd.DataFrame | 
     """What does not hold between the ledger, the readings and the resolutions (empty when all holds).
 
     Every disagreement and unsure reading has a resolution; an ``adopted`` one's verdict is the
-    ledger's verdict for that entry now, a ``kept`` one's is the verdict the referee read, and a
-    ``merged`` one names a finding. ``ledger_frame`` is the evaluated ledger (``id``, ``verdict``).
+    referee's and the ledger's now, a ``rejudged`` one's is the ledger's now, a ``kept`` one's is
+    the verdict the referee read, and a ``merged`` one names a finding. ``ledger_frame`` is the evaluated ledger (``id``, ``verdict``).
     """
     frame = readings() if reading_frame is None else reading_frame
     resolved = resolutions() if resolution_frame is None else resolution_frame
@@ -125,8 +126,12 @@ def check_resolutions(ledger_frame: pd.DataFrame, reading_frame: pd.DataFrame | 
             continue
         resolution = by_id.loc[row.id]
         now = verdicts.get(row.id)
-        if resolution["resolution"] == "adopted" and now != resolution["verdict"]:
-            problems.append(f"{row.id}: adopted as '{resolution['verdict']}' but the ledger says '{now}'")
+        if resolution["resolution"] == "adopted" and resolution["verdict"] != row.referee_verdict:
+            problems.append(f"{row.id}: adopted, but '{resolution['verdict']}' is not the referee's "
+                            f"'{row.referee_verdict}'")
+        if resolution["resolution"] in ("adopted", "rejudged") and now != resolution["verdict"]:
+            problems.append(f"{row.id}: {resolution['resolution']} as '{resolution['verdict']}' but the ledger says "
+                            f"'{now}'")
         if resolution["resolution"] == "kept" and now != row.book_verdict:
             problems.append(f"{row.id}: kept as '{row.book_verdict}' but the ledger says '{now}'")
         if resolution["resolution"] == "merged" and not resolution["finding"]:
