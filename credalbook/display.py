@@ -163,12 +163,16 @@ class CriticalDifferenceDisplay:
         ax.hlines(0.9, low, low + self.critical_difference, color="black", lw=2)
         ax.text(low + self.critical_difference / 2, 1.0, f"CD = {self.critical_difference:.2f}", ha="center",
                 fontsize=fontsize)
+        labels = []
         for i, (name, rank) in enumerate(self.ranks.items()):
             y = -(i + 1) * 0.5
-            left = i < (k + 1) // 2
-            x_text = low - 0.3 if left else high + 0.3
+            best_half = i < (k + 1) // 2  # drawn on the right (rank 1 is on the right)
+            x_text = low - 0.3 if best_half else high + 0.3
             ax.plot([rank, rank, x_text], [0, y, y], color="black", lw=0.8)
-            ax.text(x_text, y, f"{name} ({rank:.2f})", ha="right" if left else "left", va="center", fontsize=fontsize)
+            # the name starts where its connector ends and runs outwards, never over the lines
+            labels.append(ax.text(x_text, y, f" {name} ({rank:.2f})", ha="left" if best_half else "right",
+                                  va="center", fontsize=fontsize))
+        _make_room_for_names(ax, labels, low, high)
         values = self.ranks.to_numpy()
         for level, (i, j) in enumerate(self.groups):
             ax.hlines(-0.15 - 0.12 * level, values[i] - 0.03, values[j] + 0.03, color="tab:red", lw=3)
@@ -177,6 +181,17 @@ class CriticalDifferenceDisplay:
             ax.set_title(self.title, fontsize=fontsize + 1)
         self.ax_ = ax
         return self
+
+
+def _make_room_for_names(ax, labels, low, high) -> None:
+    """Widen the (inverted) x limits of a CD diagram so that the names on both sides fit inside the axes."""
+    renderer = ax.figure.canvas.get_renderer()
+    width = ax.get_window_extent(renderer).width
+    right = max((t.get_window_extent(renderer).width for t in labels if t.get_ha() == "left"), default=0.0)
+    left = max((t.get_window_extent(renderer).width for t in labels if t.get_ha() == "right"), default=0.0)
+    share = min((left + right) / width, 0.8)
+    span = (high - low + 0.7) / (1 - share)
+    ax.set_xlim(high + 0.35 + span * left / width, low - 0.35 - span * right / width)
 
 
 class ProbabilisticConfusionMatrixDisplay:
@@ -214,17 +229,30 @@ class ProbabilisticConfusionMatrixDisplay:
         else:
             ax = np.atleast_1d(ax)
             self.figure_ = ax[0].figure
-        for axis, matrix, title in zip(ax, (self.confusion, self.probabilistic), ("CM", "CM* (probabilities)")):
+        for index, (axis, matrix, title) in enumerate(zip(ax, (self.confusion, self.probabilistic),
+                                                          ("CM", "CM* (probabilities)"))):
             axis.imshow(matrix, cmap="Blues")
+            axis.grid(False)  # no grid line through the numbers
             k = matrix.shape[0]
-            for i in range(k):
+            # values written in the cells while they fit (two decimals up to 5 classes, one up to 12)
+            decimals = 2 if k <= 5 else 1
+            low, high = float(matrix.min()), float(matrix.max())
+            for i in range(k if k <= 12 else 0):
                 for j in range(k):
                     value = matrix[i, j]
-                    text = f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
-                    axis.text(j, i, text, ha="center", va="center",
-                              color="white" if value > 0.6 * matrix.max() else "black")
-            axis.set(xticks=range(k), yticks=range(k), xticklabels=self.labels, yticklabels=self.labels,
-                     xlabel="predicted", ylabel="true", title=title)
+                    text = f"{value:.0f}" if float(value).is_integer() else f"{value:.{decimals}f}"
+                    dark = high > low and (value - low) / (high - low) > 0.6  # imshow scales min..max
+                    axis.text(j, i, text, ha="center", va="center", color="white" if dark else "black",
+                              fontsize=11 if k <= 5 else 9)
+            step = int(np.ceil(k / 12))  # at most 12 class names per axis
+            ticks = np.arange(0, k, step)
+            names = [str(self.labels[t]) for t in ticks]
+            axis.set(xticks=ticks, yticks=ticks, xticklabels=names, xlabel="predicted", title=title)
+            axis.tick_params(axis="x", labelrotation=90 if max(len(n) for n in names) * len(ticks) > 40 else 0)
+            if index == 0:  # the rows are the same classes on both panels: named once, on the left
+                axis.set(yticklabels=names, ylabel="true")
+            else:
+                axis.set(yticklabels=[])
         self.ax_ = ax
         return self
 
@@ -261,13 +289,24 @@ class SetSizeDisplay:
         return cls.from_predictions(class_indices(estimator, y), predict_set(estimator, X), **kwargs)
 
     def plot(self, ax=None):
-        ax, self.figure_ = _axes(ax, (6.4, 4.0))
-        bars = ax.bar(self.sizes, self.share, color="tab:blue", alpha=0.8)
-        for bar, rate in zip(bars, self.hit_rate):
-            if not np.isnan(rate):
-                ax.text(bar.get_x() + bar.get_width() / 2, bar.get_height(), f"{rate:.0%} hold the truth",
-                        ha="center", va="bottom")
-        ax.set(xticks=self.sizes, xlabel="size of the predicted set", ylabel="share of instances",
-               ylim=(0, min(1.0, 1.15 * max(self.share.max(), 0.05))), title=self.title)
+        ax, self.figure_ = _axes(ax, (COLUMN_WIDTH, 3.6))
+        bars = ax.bar(self.sizes, self.share, color="C0", alpha=0.85)
+        ax.grid(False)  # no grid line through the shares written above the bars
+        notes = [ax.text(bar.get_x() + bar.get_width() / 2, bar.get_height(), f"{rate:.0%}", ha="center",
+                         va="bottom", fontsize=10)
+                 for bar, rate in zip(bars, self.hit_rate) if not np.isnan(rate)]
+        ax.set(xticks=self.sizes, xlabel="size of the predicted set",
+               ylabel="share of instances", ylim=(0, min(1.0, 1.2 * max(self.share.max(), 0.05))))
+        ax.set_title((f"{self.title}\n" if self.title else "") + "above each bar: how often its sets hold the true class",
+                     loc="right", fontsize=10)
+        if _overlapping(notes, ax.figure.canvas.get_renderer()):  # many sizes: the shares stand upright
+            for note in notes:
+                note.set(rotation=90, text=f" {note.get_text()}")
         self.ax_ = ax
         return self
+
+
+def _overlapping(texts, renderer) -> bool:
+    """Whether any two of ``texts`` overlap on the canvas."""
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    return any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["VERDICT_COLOURS", "Table", "comparison", "show", "format_number", "readable_powers"]
+__all__ = ["VERDICT_COLOURS", "Table", "Markup", "comparison", "show", "format_number", "readable_powers"]
 
 #: Background colour of a cell by the ledger's verdict (light tints, readable in print and in grey).
 VERDICT_COLOURS = {
@@ -33,9 +33,16 @@ VERDICT_COLOURS = {
 }
 
 _MINUS = "\u2212"
-_CELL = "padding:2px 8px;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap"
-_TEXT = "padding:2px 8px;text-align:left;white-space:normal;max-width:32em"
-_HEAD = "padding:3px 8px;border-bottom:1px solid #888;text-align:{align};vertical-align:bottom"
+_CELL = "padding:2px 6px;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap"
+_TEXT = "padding:2px 6px;text-align:left;white-space:normal;max-width:32em"
+_HEAD = "padding:3px 6px;border-bottom:1px solid #888;text-align:{align};vertical-align:bottom;font-size:0.94em"
+
+
+class Markup(str):
+    """Text of a table cell that is already HTML (``Markup("c<sub>{h,b}</sub>(h)")``): :func:`show`
+    inserts it as it is, where it escapes every other string."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -130,8 +137,12 @@ def _legend(verdicts) -> str:
     return f'<p style="font-size:0.8em;margin:0.2em 0">{chips}</p>'
 
 
+#: Notes printed in full under a comparison table in this process (one executed page): text -> (letter, summary).
+_NOTES_SHOWN: dict[str, tuple[str, str]] = {}
+
+
 def comparison(name: str, reading: str = "book", *, measures: list[str] | None = None, caption: str | None = None,
-               collapse_after: int = 12) -> Table:
+               collapse_after: int = 12, max_columns: int = 5) -> Table:
     """Published table ``name`` beside the book's, judged by the ledger, in the paper's layout.
 
     Each key (dataset, model, ...) is a group of three lines: the paper's printed numbers, the
@@ -142,8 +153,12 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
     :func:`credalbook.ledger.core.judged_cells`. Numbers are shown at the paper's printed
     decimals (cell by cell: a count among proportions stays a count), or at the source record's
     ``shown_decimals`` where the paper prints fractions; headers are the record's ``labels`` or the
-    column names made readable (``determinacy_pct`` -> ``determinacy (%)``).
+    column names made readable (``determinacy_pct`` -> ``determinacy (%)``). A table of more than
+    ``max_columns`` measures is cut into several, stacked, so that it fits the text column; a note
+    already printed in full under an earlier table of the same page is referred to, not repeated.
     """
+    if not (isinstance(max_columns, numbers.Integral) and max_columns >= 1):
+        raise ValueError(f"max_columns must be a positive integer, got {max_columns!r}")
     from credalbook.ledger.core import TABLES, judged_cells
     from credalbook.reference import published, published_source
 
@@ -181,41 +196,48 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
 
     lookup = {(tuple(str(row[k]) for k in keys), row["measure"]): row for _, row in cells.iterrows()}
     groups = published(name)[keys].astype(str).apply(tuple, axis=1).drop_duplicates()
-    head = ("<tr>" + "".join(f'<th style="{_HEAD.format(align="left")}">{html.escape(labels[k])}</th>' for k in keys)
-            + f'<th style="{_HEAD.format(align="left")}"></th>'
-            + "".join(f'<th style="{_HEAD.format(align="right")}">{html.escape(labels[m])}</th>' for m in order)
-            + "</tr>")
-    body = []
-    for group in groups:
-        present = [lookup.get((group, m)) for m in order]
-        if all(c is None for c in present):
-            continue
-        lines = {"paper": [], "book": [], "book \u2212 paper": []}
-        for m, cell in zip(order, present):
-            if cell is None:
-                for line in lines.values():
-                    line.append(f'<td style="{_CELL}"></td>')
+    def block(measures: list[str]) -> tuple[str, str]:
+        """Head and body of the table of some of the measures (a wide table is cut into several)."""
+        head = ("<tr>" + "".join(f'<th style="{_HEAD.format(align="left")}">{html.escape(labels[k])}</th>' for k in keys)
+                + f'<th style="{_HEAD.format(align="left")}"></th>'
+                + "".join(f'<th style="{_HEAD.format(align="right")}">{html.escape(labels[m])}</th>' for m in measures)
+                + "</tr>")
+        body = []
+        for group in groups:
+            present = [lookup.get((group, m)) for m in measures]
+            if all(c is None for c in present):
                 continue
-            lines["paper"].append(f'<td style="{_CELL}">{html.escape(_as_printed(cell["printed"], fractions))}</td>')
-            colour = VERDICT_COLOURS[cell["verdict"]]
-            shown, difference_places = places(cell, m)
-            lines["book"].append(f'<td style="{_CELL};background:{colour}" title="{html.escape(cell["verdict"])}">'
-                                 f'{format_number(cell["book"], shown)}</td>')
-            beyond = cell["verdict"] in ("not reproduced", "erratum", "partly") or (
-                not np.isnan(cell["difference"]) and abs(cell["difference"]) > cell["tolerance"] + 1e-12)
-            text = format_number(cell["difference"], difference_places, signed=True)
-            if beyond and text:
-                text = f'<b>{text}</b><sup>{note_for(cell["why"])}</sup>'
-            elif cell["verdict"] == "not checkable":
-                text = f'<sup>{note_for(cell["why"])}</sup>'
-            lines["book \u2212 paper"].append(f'<td style="{_CELL};color:#555">{text}</td>')
-        for index, (label, tds) in enumerate(lines.items()):
-            border = "border-top:1px solid #ccc;" if index == 0 else ""
-            key_cells = "".join(f'<td style="{_TEXT};{border}">{html.escape(v) if index == 0 else ""}</td>'
-                                for v in group)
-            tds = [td.replace('<td style="', f'<td style="{border}', 1) for td in tds]
-            body.append(f'<tr>{key_cells}<td style="{_TEXT};{border}color:#666;font-size:0.9em">{label}</td>'
-                        f'{"".join(tds)}</tr>')
+            lines = {"paper": [], "book": [], "book \u2212 paper": []}
+            for m, cell in zip(measures, present):
+                if cell is None:
+                    for line in lines.values():
+                        line.append(f'<td style="{_CELL}"></td>')
+                    continue
+                lines["paper"].append(f'<td style="{_CELL}">{html.escape(_as_printed(cell["printed"], fractions))}</td>')
+                colour = VERDICT_COLOURS[cell["verdict"]]
+                shown, difference_places = places(cell, m)
+                lines["book"].append(f'<td style="{_CELL};background:{colour}" title="{html.escape(cell["verdict"])}">'
+                                     f'{format_number(cell["book"], shown)}</td>')
+                beyond = cell["verdict"] in ("not reproduced", "erratum", "partly") or (
+                    not np.isnan(cell["difference"]) and abs(cell["difference"]) > cell["tolerance"] + 1e-12)
+                text = format_number(cell["difference"], difference_places, signed=True)
+                if beyond and text:
+                    text = f'<b>{text}</b><sup>{note_for(cell["why"])}</sup>'
+                elif cell["verdict"] == "not checkable":
+                    text = f'<sup>{note_for(cell["why"])}</sup>'
+                lines["book \u2212 paper"].append(f'<td style="{_CELL};color:#555">{text}</td>')
+            for index, (label, tds) in enumerate(lines.items()):
+                border = "border-top:1px solid #ccc;" if index == 0 else ""
+                key_cells = "".join(f'<td style="{_TEXT};{border}">{html.escape(v) if index == 0 else ""}</td>'
+                                    for v in group)
+                tds = [td.replace('<td style="', f'<td style="{border}', 1) for td in tds]
+                body.append(f'<tr>{key_cells}<td style="{_TEXT};{border}color:#666;font-size:0.9em">{label}</td>'
+                            f'{"".join(tds)}</tr>')
+        return head, "".join(body)
+
+    # at most ``max_columns`` measures side by side, so that the table fits the text column
+    chunks = [order[i:i + max_columns] for i in range(0, len(order), max_columns)] or [order]
+    blocks = [block(chunk) for chunk in chunks]
     counts = cells["verdict"].value_counts()
     counted = ", ".join(f"{counts[v]:,} {v}" for v in VERDICT_COLOURS if v in counts)
     largest = cells.loc[cells["difference"].abs().idxmax()] if cells["difference"].notna().any() else None
@@ -228,9 +250,19 @@ def comparison(name: str, reading: str = "book", *, measures: list[str] | None =
     summary += "."
     note_html = ""
     if notes:
-        items = "".join(f"<li><sup>{letter}</sup> {html.escape(readable_powers(why))}</li>" for why, letter in notes.items())
-        note_html = f'<ul style="list-style:none;padding-left:0;font-size:0.82em;margin:0.2em 0">{items}</ul>'
-    body_html = _table_html(head, "".join(body), _legend(cells["verdict"]) + note_html)
+        items = []
+        for why, letter in notes.items():
+            earlier = _NOTES_SHOWN.get(why)
+            if earlier is not None and earlier[1] != summary:  # said in full under an earlier table of this page
+                items.append(f"<li><sup>{letter}</sup> As note {earlier[0]} under the table above "
+                             f"({html.escape(earlier[1].split(':')[0])}).</li>")
+            else:
+                _NOTES_SHOWN.setdefault(why, (letter, summary))
+                items.append(f"<li><sup>{letter}</sup> {html.escape(readable_powers(why))}</li>")
+        note_html = f'<ul style="list-style:none;padding-left:0;font-size:0.82em;margin:0.2em 0">{"".join(items)}</ul>'
+    tables_html = [_table_html(head, body) for head, body in blocks[:-1]]
+    tables_html.append(_table_html(*blocks[-1], _legend(cells["verdict"]) + note_html))
+    body_html = "".join(tables_html)
     return Table(cells.reset_index(drop=True), _collapsible(summary, body_html, len(groups), collapse_after), summary)
 
 
@@ -242,7 +274,7 @@ def _column_format(series: pd.Series, decimals: int | None):
         integral = len(values) > 0 and bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
         places = 0 if integral and decimals is None else (3 if decimals is None else decimals)
         return lambda v: format_number(v, places)
-    return lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+    return lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else v if isinstance(v, Markup) else str(v)
 
 
 def show(frame: pd.DataFrame, *, decimals: int | dict[str, int] | None = None, columns: dict[str, str] | None = None,
@@ -280,7 +312,9 @@ def show(frame: pd.DataFrame, *, decimals: int | dict[str, int] | None = None, c
             if c == "verdict":
                 tds.append(_verdict_cell(str(row[c])))
             else:
-                tds.append(f'<td style="{_CELL if c in numeric else _TEXT}">{html.escape(formats[c](row[c]))}</td>')
+                text = formats[c](row[c])
+                text = text if isinstance(text, Markup) else html.escape(text)
+                tds.append(f'<td style="{_CELL if c in numeric else _TEXT}">{text}</td>')
         rows.append("<tr>" + "".join(tds) + "</tr>")
     legend = _legend(data["verdict"]) if "verdict" in data.columns else ""
     body = _table_html(head, "".join(rows), legend)

@@ -8,6 +8,13 @@ notation; no figure may be shrunk below 90 % of its drawn size (so the style's 1
 stay readable); a display equation wider than the column must scroll rather than be clipped.
 Without a browser, the count of code lines shown in the whole book must stay at most 30 % of what
 it was before the reading rewrite (issue 13).
+
+Issue 25 adds, on every page (the API reference too): no machine text (an object repr with an
+address, ``<locals>``, a Python power ``x**2``, raw TeX such as ``c{h,b}(h)``, a snake_case table
+header, a dict or repr printed as a value in the reference); no block wider than the text column
+at 1280 px (a table or code line that spills out or hides columns behind a scroll bar); no
+sideways scrolling of the page at 390 px (a wide block may scroll inside its own box there); and
+every figure numbered with a caption and alt text that is not a file name.
 """
 from __future__ import annotations
 
@@ -29,6 +36,17 @@ SHOWN_CODE_LINES_BEFORE = 1788
 SHOWN_CODE_LINES_LIMIT = int(0.30 * SHOWN_CODE_LINES_BEFORE)
 
 REPRS = ("np.int64(", "np.float64(", "np.str_(", "dtype:", "Name: ", "<class '", "Length: ", "object at 0x")
+
+#: Machine text a reader should never see, outside code: an address, a closure's name, a Python
+#: power, TeX braces glued to a letter (``c{h,b}(h)``), a matplotlib return value.
+MACHINE_TEXT = {
+    "an object repr": re.compile(r"<[\w.]+(?: [\w.]+)* at 0x[0-9a-fA-F]+>|at 0x[0-9a-fA-F]{6,}"),
+    "a closure's name": re.compile(r"<locals>"),
+    "a Python power": re.compile(r"[\w)\u2080-\u2089]\*\*[\w(]"),
+    "raw TeX": re.compile(r"[A-Za-z]\{[^{}\s]*\}|\\(?:frac|mathrm|mathbb|hat|bar|left|right|le|ge|in)\b"),
+    "a matplotlib value": re.compile(r"<(?:matplotlib\.|Figure size|Axes:|BarContainer)"),
+}
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
 SCIENTIFIC = re.compile(r"(?<![\w.#])\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")  # not a colour such as #009E73
 
 
@@ -79,6 +97,9 @@ READABLE_TEXT = """
     const clone = main.cloneNode(true);
     clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight, .math, dt.sig, '
                            + 'nav, .prev-next-area, .bd-sidebar-secondary').forEach(e => e.remove());
+    // a detached copy has no layout: separate the cells and blocks, whose texts would otherwise run together
+    clone.querySelectorAll('td, th, li, p, div, dt, dd, h1, h2, h3, h4, caption, figcaption')
+        .forEach(e => e.append(' '));
     return clone.innerText;
 """
 
@@ -119,6 +140,142 @@ def test_page_reads_without_python_reprs_raw_dollars_or_scientific_counts(browse
     assert not dollars, f"{page}: raw $ in the text: {dollars[:3]}"
     scientific = SCIENTIFIC.findall(text)
     assert not scientific, f"{page}: numbers in scientific notation: {scientific[:5]}"
+
+
+SIGNATURE_VALUES = """
+    return Array.from(document.querySelectorAll('dt.sig')).map(dt => dt.innerText.replace(/\\s+/g, ' '))
+        .filter(text => /= *[{<]|<locals>|at 0x|\\$/.test(text))
+        .map(text => text.slice(0, 90));
+"""
+
+TABLE_HEADERS = """
+    return Array.from(document.querySelectorAll('main th')).map(th => th.innerText.trim());
+"""
+
+
+def machine_text(text: str) -> dict[str, list[str]]:
+    """Pieces of ``text`` (a page's readable text) that are machine text, by kind."""
+    found = {}
+    for kind, pattern in MACHINE_TEXT.items():
+        hits = [text[max(m.start() - 25, 0):m.end() + 25].replace("\n", " ") for m in pattern.finditer(text)]
+        if hits:
+            found[kind] = hits[:3]
+    return found
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("<matplotlib.legend.Legend at 0x7f3a2c1d9e50>", "an object repr"),
+    ("key=<function make.<locals>.score>", "a closure's name"),
+    ("solves to c₁**5*(k₀ + 4*l₀)", "a Python power"),
+    ("and x**2 + 1", "a Python power"),
+    ("| {h, b} | c{h,b}(h) |", "raw TeX"),
+    ("<matplotlib.lines.Line2D object>", "a matplotlib value"),
+])
+def test_machine_text_is_recognised(text, kind):
+    assert kind in machine_text(text)
+
+
+def test_prose_is_not_machine_text():
+    prose = ("The set {h, b} costs 0.75 (Table II); a pair of classes earns u(1/2) = 0.65, and 2 × 3 = 6. "
+             "See the paper's Eq. (2) and Yang et al.'s Fig. 1 — x ≤ 1, 10⁻⁹.")
+    assert machine_text(prose) == {}
+    assert not SNAKE_CASE.match("determinacy (%)") and SNAKE_CASE.match("set_size")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", _pages())
+def test_page_prints_no_machine_text(browser, page):
+    _open(browser, page)
+    found = machine_text(browser.execute_script(READABLE_TEXT))
+    assert not found, f"{page}: machine text: {found}"
+    values = browser.execute_script(SIGNATURE_VALUES)
+    assert not values, f"{page}: the reference prints Python values: {values[:3]}"
+    snake = [h for h in browser.execute_script(TABLE_HEADERS) if SNAKE_CASE.match(h)]
+    assert not snake, f"{page}: snake_case column names: {snake[:5]}"
+
+
+OPEN_FOLDS = "document.querySelectorAll('details').forEach(d => d.open = true);"
+
+WIDER_THAN_COLUMN = """
+    const article = document.querySelector('article.bd-article') || document.querySelector('main');
+    const column = article.getBoundingClientRect();
+    const name = e => e.tagName.toLowerCase() + '.' + String(e.getAttribute('class') || '').split(' ')[0];
+    const scrolls = e => getComputedStyle(e).overflowX !== 'visible';
+    const insideBox = e => { for (let a = e.parentElement; a && a !== article; a = a.parentElement)
+                                 if (scrolls(a)) return true;
+                             return false; };
+    const out = [];
+    for (const e of article.querySelectorAll('*')) {
+        if (e.closest('.bd-sidebar-secondary, .prev-next-area, .toggle-hidden, mjx-assistive-mml')) continue;
+        if (e.closest('mjx-container') && !e.matches('mjx-container[display="true"]')) continue;  // MathJax's own parts
+        if (e.matches('span.math')) continue;  // inline maths
+        const r = e.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const hides = scrolls(e) && e.scrollWidth > e.clientWidth + 2;
+        const spills = r.right > column.right + 2 || r.left < column.left - 2;
+        if (hides || (spills && !insideBox(e) && !(e.parentElement.getBoundingClientRect().right > column.right + 2))) {
+            const by = Math.round(hides ? e.scrollWidth - e.clientWidth : r.right - column.right);
+            const text = String(e.innerText || e.textContent || '').trim().slice(0, 40).replace(/\\s+/g, ' ');
+            out.push(`${name(e)} ${hides ? 'hides' : 'spills'} ${by} px: ${text}`);
+        }
+    }
+    return out;
+"""
+
+SIDEWAYS = """
+    const doc = document.documentElement;
+    if (doc.scrollWidth <= doc.clientWidth + 1) return [];
+    const out = [];
+    for (const e of document.querySelectorAll('main *')) {
+        const r = e.getBoundingClientRect();
+        if (r.width > 0 && r.right > doc.clientWidth + 1 && !(e.parentElement.getBoundingClientRect().right > doc.clientWidth + 1))
+            out.push(`${e.tagName.toLowerCase()}.${String(e.getAttribute('class') || '').split(' ')[0]} ${Math.round(r.right - doc.clientWidth)} px`);
+    }
+    return [`page ${doc.scrollWidth} px wide in a ${doc.clientWidth} px window`, ...out.slice(0, 5)];
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", _pages())
+def test_page_blocks_fit_the_column_at_1280_px(browser, page):
+    _open(browser, page)
+    browser.execute_script(OPEN_FOLDS)
+    wide = browser.execute_script(WIDER_THAN_COLUMN)
+    assert not wide, f"{page}: blocks wider than the text column at 1280 px: {wide[:4]}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", _pages())
+def test_page_does_not_scroll_sideways_at_390_px(browser, page):
+    browser.set_window_size(390, 844)
+    try:
+        _open(browser, page)
+        browser.execute_script(OPEN_FOLDS)
+        sideways = browser.execute_script(SIDEWAYS)
+    finally:
+        browser.set_window_size(1280, 2000)
+    assert not sideways, f"{page}: scrolls sideways at 390 px: {sideways}"
+
+
+FIGURES = """
+    return Array.from(document.querySelectorAll('article.bd-article img')).filter(img => img.naturalWidth > 40)
+        .map(img => {
+            const figure = img.closest('figure');
+            const caption = figure && figure.querySelector('figcaption');
+            const number = caption && caption.querySelector('.caption-number');
+            return [img.getAttribute('src'), !!number, caption ? caption.innerText.trim().length : 0,
+                    img.getAttribute('alt') || ''];
+        });
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", _pages())
+def test_page_figures_are_numbered_with_a_caption_and_alt_text(browser, page):
+    _open(browser, page)
+    bad = [(src, numbered, length, alt) for src, numbered, length, alt in browser.execute_script(FIGURES)
+           if not numbered or length < 20 or len(alt) < 15 or re.search(r"\.(png|svg|jpe?g)$|^(\.\./|_build|/)", alt)]
+    assert not bad, f"{page}: figures without a numbered caption or real alt text (src, numbered, caption chars, alt): {bad[:3]}"
 
 
 @pytest.mark.browser
