@@ -343,11 +343,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="download again files already cached")
     p.set_defaults(func=_cmd_fetch)
 
-    from credalbook.ledger import PAPERS, VERDICTS
+    try:
+        from credalbook.ledger import PAPERS, VERDICTS
+    except ImportError:  # the library without the [book] extra: `ledger` says what it needs when run
+        PAPERS = VERDICTS = None
 
     p = sub.add_parser("ledger", help="every published number and claim of the papers with its verdict")
-    p.add_argument("--paper", choices=list(PAPERS), help="one paper's entries")
-    p.add_argument("--verdict", choices=list(VERDICTS), help="entries with this verdict")
+    p.add_argument("--paper", choices=list(PAPERS) if PAPERS else None, help="one paper's entries")
+    p.add_argument("--verdict", choices=list(VERDICTS) if VERDICTS else None, help="entries with this verdict")
     p.add_argument("--format", choices=["text", "csv", "md"], default="text",
                    help="text: one line an entry and the counts; csv: every column; md: a markdown table")
     p.add_argument("--readings", action="store_true", help="add the alternative readings of the papers' tables and claims (never counted)")
@@ -401,6 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the packages of the [book] extra: a command that imports one of them is a command of the book
+BOOK_PACKAGES = ("yaml", "sympy", "papermill", "jupytext", "jupyter_book", "myst_nb")
+
+
 def _quiet_stdout() -> None:
     """Point stdout at the null device, so that the interpreter's last flush into a closed pipe is silent."""
     try:
@@ -416,8 +423,14 @@ def main(argv: list[str] | None = None) -> int:
     A usage error, a refused argument or a closed pipe (``credalbook ledger | head``) ends with one
     message and no traceback.
     """
-    from credalbook.book import BuildError, repo_root
+    from credalbook._paths import repo_root
     from credalbook.experiments.store import DirtyTreeError
+
+    try:
+        from credalbook.book import BuildError
+        refused = (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError)
+    except ImportError:  # the library without the [book] extra: the book's commands say what they need
+        refused = (FileNotFoundError, KeyError, ValueError, DirtyTreeError)
 
     args = build_parser().parse_args(argv)
     previous_root = os.environ.get("CREDALBOOK_ROOT")
@@ -436,7 +449,13 @@ def main(argv: list[str] | None = None) -> int:
     except ClusterError as error:
         print(f"credalbook: error: {error}", file=sys.stderr)
         return 1
-    except (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError) as error:
+    except ImportError as error:
+        if error.name not in BOOK_PACKAGES:
+            raise
+        print(f"credalbook: error: this command needs the book's machinery, which needs {error.name}: install the "
+              f"[book] extra from a clone (pip install './credalbook[book]')", file=sys.stderr)
+        return 2
+    except refused as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         print(f"credalbook: error: {message}", file=sys.stderr)
         return 2
