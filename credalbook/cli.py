@@ -404,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-#: the packages of the [book] extra: a command that imports one of them is a command of the book
+#: the packages of the [book] extra (a command that imports one of them is a command of the book)
 BOOK_PACKAGES = ("yaml", "sympy", "papermill", "jupytext", "jupyter_book", "myst_nb")
 
 

@@ -22,7 +22,7 @@ from credalbook._validation import check_labels
 __all__ = ["EMPTY_POLICIES", "row_counts", "check_set_matrix", "check_targets_and_sets", "encode_targets",
            "set_sizes", "sets_from_lists", "sets_to_lists", "singleton_sets", "vacuous_sets"]
 
-#: how an empty predicted set is read: refused, a miss holding no class, or every class
+#: how an empty predicted set is read (refused, a miss holding no class, or every class)
 EMPTY_POLICIES = ("error", "miss", "vacuous")
 
 

@@ -137,7 +137,7 @@ def _legend(verdicts) -> str:
     return f'<p style="font-size:0.8em;margin:0.2em 0">{chips}</p>'
 
 
-#: Notes printed in full under a comparison table in this process (one executed page): text -> (letter, summary).
+#: Notes printed in full under a comparison table in this process (one executed page), text -> (letter, summary).
 _NOTES_SHOWN: dict[str, tuple[str, str]] = {}
 
 

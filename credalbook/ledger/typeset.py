@@ -283,7 +283,7 @@ def _snake_words(match) -> str:
     return " ".join(parts)
 
 
-#: Greek letters' names that are no English word: set as the letter wherever they stand.
+#: Greek letters' names that are no English word, set as the letter wherever they stand.
 _GREEK_ONLY = ("varepsilon", "epsilon", "sigma", "lambda", "alpha", "theta", "omega", "rho", "tau")
 
 
