@@ -2,8 +2,8 @@
 
 * :class:`MDLDiscretizer` — Fayyad & Irani's (1993) entropy discretisation with the minimum
   description length stopping rule, as in Weka's ``supervised.attribute.Discretize`` and in
-  JNCC2's ``MdlDiscretizer`` (the two programs choose the cut in different ways, see
-  ``selection``). Fitted on training data only; numeric columns become integer codes,
+  JNCC2's ``MdlDiscretizer`` (the two programs choose and weigh the cuts in different ways, see
+  ``convention``). Fitted on training data only; numeric columns become integer codes,
   nominal (Categorical) columns pass through as their codes.
 * :class:`CFSSelector` — Hall's (1999) correlation-based feature selection with symmetrical
   uncertainty on discrete features and best-first forward search stopping after five
@@ -23,10 +23,11 @@ import heapq
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted
 
-from credalbook._mdl import entropy_rows, mdl_cuts
+from credalbook._mdl import entropy_rows, jncc2_mdl_cuts, mdl_cuts
 from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
 
 __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_uncertainty", "cfs_merit",
@@ -57,34 +58,86 @@ def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, floa
     return bool(gain > threshold), float(gain), float(threshold)
 
 
-class MDLDiscretizer(TransformerMixin, BaseEstimator):
+#: the conventions of MDLDiscretizer's cut search
+_MDL_CONVENTIONS = ("book", "jncc2")
+
+
+class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Fayyad–Irani MDL discretisation of numeric columns, fitted on training data only.
 
     Parameters
     ----------
     selection
-        ``"entropy"`` (the default) (Weka and Fayyad & Irani) chooses the cut of least class entropy, then
-        keeps it iff it passes the MDL test; ``"gain"`` (JNCC2 1.11) chooses the cut of largest
-        gain among those that pass the MDL test.
+        ``"entropy"``, ``"gain"`` or None (the default): how the cut of an interval is chosen. ``"entropy"`` (Weka and Fayyad & Irani) chooses the
+        cut of least class entropy, then keeps it iff it passes the MDL test; ``"gain"`` (JNCC2
+        1.11) chooses the cut of largest gain among those that pass the MDL test. None: the
+        convention's own, ``"entropy"`` for ``"book"`` and ``"gain"`` for ``"jncc2"``.
     nominal
-        Column names (DataFrame) or indices (array) to pass through as codes; pandas
-        Categorical columns are always nominal.
+        None (the default) or a list of column names (DataFrame) or indices (array) to pass through as nominal features.
+        pandas Categorical columns are always nominal. A declared column of integer codes
+        passes through as its codes; a declared column of any other values (strings, say) is
+        coded by its values sorted as pandas sorts a Categorical's categories, learnt in ``fit``
+        (a value unseen in ``fit`` becomes missing).
+    convention
+        ``"book"`` (the default) or ``"jncc2"``. ``"book"``: the recursive search of ``credalbook._mdl.mdl_cuts``, Weka 3.9's
+        ``supervised.attribute.Discretize`` with ``selection="entropy"`` (its cut points, bit for
+        bit, on every fold of the benchmark: ``tests/test_weka_golden.py``). ``"jncc2"``: JNCC2
+        1.11's ``MdlDiscretizer`` (``credalbook._mdl.jncc2_mdl_cuts``): the cut of largest
+        gain, and a cut that leaves a single training instance above it is not weighed; its cut
+        points equal JNCC2's on the 54 datasets of ``tests/golden/jncc2/``. Only
+        ``selection="gain"`` (or None) goes with it.
 
     Attributes
     ----------
     cuts_
-        The cuts of each column, None for a nominal column.
+        list: the cuts of each column (a sorted float array), None for a nominal column.
+    categories_
+        list: the categories of each nominal column coded by its values (a Categorical's, or those
+        learnt from a declared column of strings), None for the other columns.
 
     Notes
     -----
     A value equal to a cut goes to the lower interval (Weka and JNCC2). Missing values are
     ignored when fitting and stay missing. A numeric column without cuts becomes a
     single-valued feature, which the book's classifiers ignore (as JNCC2 drops it).
+
+    The output follows scikit-learn's output API: a DataFrame in gives a DataFrame of
+    Categoricals with categories ``0..m_j-1``, so that each feature's number of values
+    (declared values that the training data do not show included) travels with the data to
+    the discrete classifiers; an array in gives a float64 array of the codes (NaN = missing),
+    as scikit-learn's transformers do; ``set_output(transform="pandas")`` gives the DataFrame
+    of Categoricals for any input, its columns named by ``get_feature_names_out()`` (the
+    input's names: one output column per input column).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"x": [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+    ...                   "colour": ["red", "red", "blue", "red", "blue", "blue", "red", "blue", "red"]})
+    >>> y = [0, 0, 0, 0, 1, 1, 1, 1, 0]
+    >>> book = MDLDiscretizer(nominal=["colour"]).fit(X, y)
+    >>> book.cuts_[0]
+    array([3.5, 7.5])
+    >>> MDLDiscretizer(convention="jncc2", nominal=["colour"]).fit(X, y).cuts_[0]
+    array([3.5])
+    >>> book.transform(X)["colour"].cat.codes.tolist()
+    [1, 1, 0, 1, 0, 0, 1, 0, 1]
+    >>> book.get_feature_names_out().tolist()
+    ['x', 'colour']
+    >>> array = np.array([[0.0], [5.0], [np.nan]])
+    >>> MDLDiscretizer().fit(X[["x"]].to_numpy(), y).transform(array)
+    array([[ 0.],
+           [ 1.],
+           [nan]])
+    >>> MDLDiscretizer().set_output(transform="pandas").fit(X[["x"]].to_numpy(), y).transform(array)["x0"].tolist()
+    [0, 1, nan]
     """
 
-    def __init__(self, selection: str = "entropy", nominal=None):
+    def __init__(self, selection: str | None = None, nominal=None, convention: str = "book"):
         self.selection = selection
         self.nominal = nominal
+        self.convention = convention
 
     def _columns(self, X):
         if isinstance(X, pd.DataFrame):
@@ -100,9 +153,36 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = True    # a missing value stays missing
         return tags
 
+    def _selection(self) -> str:
+        """The selection the parameters ask for, checked."""
+        if self.convention not in _MDL_CONVENTIONS:
+            raise ValueError(f"convention must be one of {_MDL_CONVENTIONS}, got {self.convention!r}")
+        if self.selection not in (None, "entropy", "gain"):
+            raise ValueError(f"selection must be 'entropy', 'gain' or None, got {self.selection!r}")
+        if self.convention == "jncc2":
+            if self.selection == "entropy":
+                raise ValueError("selection='entropy' does not go with convention='jncc2': JNCC2 chooses the cut "
+                                 "of largest gain (leave selection=None)")
+            return "gain"
+        return self.selection or "entropy"
+
     def fit(self, X, y):
-        if self.selection not in ("entropy", "gain"):
-            raise ValueError(f"selection must be 'entropy' or 'gain', got {self.selection!r}")
+        """Learn the cut points of every numeric column from training data.
+
+        Parameters
+        ----------
+        X
+            DataFrame or array (n_samples, n_features): numeric columns (NaN = missing), Categorical columns and the columns named in
+            ``nominal``.
+        y
+            Class labels (n_samples,).
+
+        Returns
+        -------
+        MDLDiscretizer
+            The fitted discretiser.
+        """
+        selection = self._selection()
         X = validated_input(self, X, reset=True)
         names, columns = self._columns(X)
         if not names:
@@ -118,40 +198,71 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
         self.cuts_, self.categories_ = [], []
         numeric, values, classes = [], [], []
         for name, column in zip(names, columns):
-            if isinstance(column.dtype, pd.CategoricalDtype) or name in nominal:
+            if isinstance(column.dtype, pd.CategoricalDtype):
                 self.cuts_.append(None)
-                self.categories_.append(column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype)
-                                        else None)
+                self.categories_.append(column.cat.categories)
                 continue
             try:
                 column_values = column.to_numpy(dtype=float)
             except (TypeError, ValueError):
-                raise ValueError(f"X column {name!r} is neither numeric nor Categorical: declare it in nominal") from None
+                if name not in nominal:
+                    raise ValueError(f"X column {name!r} is neither numeric nor Categorical: declare it in "
+                                     f"nominal") from None
+                column_values = None
+            if name in nominal:
+                self.cuts_.append(None)
+                # integer codes pass through; other values are coded by their sorted values
+                self.categories_.append(None if column_values is not None else
+                                        pd.Categorical(column[column.notna()]).categories)
+                continue
             observed = ~np.isnan(column_values)
             numeric.append(len(self.cuts_))
             values.append(column_values[observed])
             classes.append(labels[observed])
             self.cuts_.append(None)
             self.categories_.append(None)
-        # every numeric column's search at once (credalbook._mdl)
-        for position, cuts in zip(numeric, mdl_cuts(values, classes, n_classes, self.selection)):
+        if self.convention == "jncc2":
+            found = [jncc2_mdl_cuts(v, c, n_classes) if v.size else np.empty(0) for v, c in zip(values, classes)]
+        else:   # every numeric column's search at once (credalbook._mdl)
+            found = mdl_cuts(values, classes, n_classes, selection)
+        for position, cuts in zip(numeric, found):
             self.cuts_[position] = cuts
         return self
 
-    def transform(self, X) -> pd.DataFrame:
-        """DataFrame of Categoricals with integer categories 0..m_j−1 (m_j = cuts + 1 for numeric columns)."""
+    def transform(self, X):
+        """The codes of every column: cut intervals 0..m_j−1 of numeric columns (m_j = cuts + 1), nominal codes.
+
+        Parameters
+        ----------
+        X
+            DataFrame or array (n_samples, n_features): the columns ``fit`` saw, in its order.
+
+        Returns
+        -------
+        pandas.DataFrame or numpy.ndarray
+            (n_samples, n_features): a DataFrame of Categoricals with categories ``0..m_j-1`` (so that each feature's
+            number of values travels with the data to the discrete classifiers) when ``X`` is a
+            DataFrame or ``set_output(transform="pandas")`` was called; otherwise, for an array,
+            a float64 array of the codes with NaN for a missing value.
+        """
         check_is_fitted(self, "cuts_")
+        frame = isinstance(X, pd.DataFrame)
         X = validated_input(self, X, reset=False)
         names, columns = self._columns(X)
+        declared = set(getattr(self, "nominal", None) or [])
         out = {}
         for name, column, cuts, categories in zip(names, columns, self.cuts_, self.categories_):
             if cuts is None:
                 if categories is not None:
-                    if not isinstance(column.dtype, pd.CategoricalDtype):
+                    if isinstance(column.dtype, pd.CategoricalDtype):
+                        codes = categorical_codes(column, categories)
+                    elif name in declared:    # a declared column coded by its values
+                        codes = pd.Index(categories).get_indexer(column).astype(np.int64)   # unseen or missing: -1
+                    else:
                         raise ValueError(f"X column {name!r} was Categorical in fit but is {column.dtype} now")
-                    codes, m = categorical_codes(column, categories), len(categories)
+                    m = len(categories)
                 else:
-                    codes, n_values, _ = check_discrete_X(pd.DataFrame({name: column}), "X")
+                    codes, n_values, _ = check_discrete_X(pd.DataFrame({name: column}), "X", warn_many_values=False)
                     codes, m = codes[:, 0], int(n_values[0])
             else:
                 values = column.to_numpy(dtype=float)
@@ -159,7 +270,9 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
                 codes[np.isnan(values)] = MISSING
                 m = cuts.size + 1
             out[name] = pd.Categorical.from_codes(codes, categories=np.arange(max(m, 1)))
-        return pd.DataFrame(out, index=X.index if isinstance(X, pd.DataFrame) else None)
+        if not frame and _get_output_config("transform", self)["dense"] == "default":
+            return np.column_stack([np.where(c.codes < 0, np.nan, c.codes.astype(float)) for c in out.values()])
+        return pd.DataFrame(out, index=X.index if frame else None)
 
 
 def missing_as_category(X: pd.DataFrame) -> pd.DataFrame:

@@ -3,15 +3,24 @@ of ``tests/test_ncc_mnar.py`` (Corani & Zaffalon 2008; JNCC2 manual, §2.2.1 and
 
 JNCC2 reads the declaration from a file ``NonMar.txt`` in its working directory, one feature per line
 (``<name>``: non-MAR in training and testing; ``training <name>`` / ``testing <name>``: in one of them;
-the single word ``nonmar``: every feature). This script declares features non-MAR in training and
-testing (the book's ``NaiveCredalClassifier(non_mar_features=...)``), one line per feature in the
-file's order, on datasets with missing values, in four configurations per dataset:
+the single word ``nonmar``: every feature). This script declares features non-MAR (the book's
+``NaiveCredalClassifier(non_mar_features=...)``: a list for both phases, a dict {feature: phase} for
+one), one line per feature in the file's order, on datasets with missing values, in six
+configurations per dataset:
 
 * ``none``: no ``NonMar.txt`` (every feature MAR; a check of the harness against the MAR goldens);
 * ``most``: the feature with the most missing values;
 * ``missing``: every feature with a missing value;
 * ``all``: every feature (nominal features with a single declared value excepted: JNCC2 drops them,
-  and declaring one shifts its list of numbers of values, ``Jncc.findNonMarInCurrentDataset``).
+  and declaring one shifts its list of numbers of values, ``Jncc.findNonMarInCurrentDataset``);
+* ``missing_training``: every feature with a missing value, declared ``training <name>``: non-MAR in
+  training only (``NaiveCredalClassifier2.checkCredalDominanceCIR`` gives it the worst-case counts;
+  a missing test value is marginalised, as a MAR one);
+* ``missing_testing``: the same features declared ``testing <name>``: non-MAR in testing only (a
+  missing test value is completed, ``classifyInstance``'s ``MissingNonMarIdx``; its counts are MAR ones).
+
+``--configurations`` runs some of them only and merges them into the existing golden files (the
+other configurations' results are kept as they are).
 
 For every fold of run 0 (:func:`credalbook.experiments.benchmark.fold_indices`; mushroom: fold 0
 only) the fold is written as a testing file and the other folds as a training file
@@ -81,7 +90,7 @@ DATASETS = (
 )
 #: datasets too large for every fold: fold 0 only
 FIRST_FOLD_ONLY = ("mushroom",)
-CONFIGURATIONS = ("none", "most", "missing", "all")
+CONFIGURATIONS = ("none", "most", "missing", "all", "missing_training", "missing_testing")
 
 DUMP = r"""
 package jncc20;
@@ -196,12 +205,23 @@ def eligible_features(X) -> list[str]:
             if not isinstance(X[c].dtype, pd.CategoricalDtype) or len(X[c].cat.categories) >= 2]
 
 
-def configurations(X) -> dict[str, list[str]]:
-    """The declared features (the book's column names, in the file's order) of each configuration."""
+def configurations(X) -> dict[str, list[str] | dict[str, str]]:
+    """The declared features (the book's column names, in the file's order) of each configuration: a list
+    (non-MAR in training and testing) or a dict {feature: "training" | "testing"} (in one phase)."""
     eligible = eligible_features(X)
     missing = X[eligible].isna().sum()
     most = [str(missing.idxmax())] if missing.max() > 0 else []
-    return {"none": [], "most": most, "missing": [c for c in eligible if missing[c] > 0], "all": list(eligible)}
+    with_missing = [c for c in eligible if missing[c] > 0]
+    return {"none": [], "most": most, "missing": with_missing, "all": list(eligible),
+            "missing_training": {c: "training" for c in with_missing},
+            "missing_testing": {c: "testing" for c in with_missing}}
+
+
+def non_mar_file(declared, token: dict) -> str:
+    """The lines of ``NonMar.txt``: ``<name>`` (both phases) or ``training <name>`` / ``testing <name>``."""
+    if isinstance(declared, dict):
+        return "".join(f"{token[c]}\n" if phase == "both" else f"{phase} {token[c]}\n" for c, phase in declared.items())
+    return "".join(f"{token[c]}\n" for c in declared)
 
 
 def arff_lines(dataset: str, group: str, folder: Path) -> tuple[list[str], list[str], list[str]] | str:
@@ -289,7 +309,10 @@ def run_jncc2(folder: Path, jar: Path, classpath: Path, timeout: float) -> dict:
             "errors": {str(k): v for k, v in sorted(errors.items())}}
 
 
-def dataset_golden(dataset: str, group: str, declared: bool, jar: Path, classpath: Path, timeout: float) -> dict:
+def dataset_golden(dataset: str, group: str, declared: bool, jar: Path, classpath: Path, timeout: float,
+                   run_configurations=CONFIGURATIONS, previous: dict | None = None) -> dict:
+    """The golden file's content; with ``previous`` (the existing file), the configurations not in
+    ``run_configurations`` are taken from it (its splits must be these)."""
     from credalbook.experiments.benchmark import fold_indices
 
     X, y, codes = load(dataset, group, declared)
@@ -315,14 +338,28 @@ def dataset_golden(dataset: str, group: str, declared: bool, jar: Path, classpat
                 (folder / file).write_text("\n".join(header + [rows[i] for i in index]) + "\n",
                                            encoding="utf-8", errors="surrogateescape")
             entry = {"fold": fold, "n_train": len(train), "test_rows": [int(i) for i in test], "configurations": {}}
+            kept = {}
+            if previous is not None:
+                old = next(e for e in previous["folds"] if e["fold"] == fold)
+                if old["test_rows"] != entry["test_rows"]:
+                    raise RuntimeError(f"{dataset} fold {fold}: the existing golden file has another split")
+                entry.update({k: old[k] for k in ("classes", "cuts", "used")})
+                kept = old["configurations"]
             for configuration in CONFIGURATIONS:
+                if configuration not in run_configurations:
+                    if configuration not in kept:
+                        raise RuntimeError(f"{dataset}: configuration {configuration} is neither run nor kept")
+                    entry["configurations"][configuration] = kept[configuration]
+                    continue
                 declared_file = folder / "NonMar.txt"
                 declared_file.unlink(missing_ok=True)
                 if chosen[configuration]:
-                    declared_file.write_text("".join(f"{token[c]}\n" for c in chosen[configuration]))
+                    declared_file.write_text(non_mar_file(chosen[configuration], token))
                 start = time.perf_counter()
                 result = run_jncc2(folder, jar, classpath, timeout)
                 seconds = time.perf_counter() - start
+                if previous is not None and (result["cuts"], result["classes"]) != (entry["cuts"], entry["classes"]):
+                    raise RuntimeError(f"{dataset} fold {fold}: JNCC2's cut points or classes differ from the kept run's")
                 entry.setdefault("classes", result["classes"])
                 entry.setdefault("cuts", result["cuts"])
                 entry.setdefault("used", result["used"])
@@ -342,6 +379,8 @@ def main(argv=None) -> int:
     parser.add_argument("datasets", nargs="*", help="datasets to recompute (default: all of DATASETS)")
     parser.add_argument("--jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
                         help="jncc2-rel1.11.jar (default: $CREDALBOOK_JNCC2_JAR)")
+    parser.add_argument("--configurations", nargs="+", choices=CONFIGURATIONS, default=list(CONFIGURATIONS),
+                        help="run these configurations only, keeping the others from the existing golden files")
     parser.add_argument("--timeout", type=float, default=2.0,
                         help="seconds after which an instance is taken to hang (default 2; one takes milliseconds)")
     args = parser.parse_args(argv)
@@ -359,7 +398,10 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as name:
         classpath = compile_against(jar, Path(name), "DumpMnar", DUMP)
         for dataset in args.datasets or [d[0] for d in DATASETS]:
-            golden = dataset_golden(*known[dataset], jar, classpath, args.timeout)
+            previous = None
+            if set(args.configurations) != set(CONFIGURATIONS):
+                previous = json.loads(gzip.decompress((out / f"{dataset}.json.gz").read_bytes()))
+            golden = dataset_golden(*known[dataset], jar, classpath, args.timeout, args.configurations, previous)
             if "skipped" in golden:
                 print(f"{dataset:14s} skipped: {golden['skipped']}", file=sys.stderr)
                 continue

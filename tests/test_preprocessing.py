@@ -273,3 +273,52 @@ def test_weka_open_list_keeps_the_best_and_queues_ties_after_equals():
 def test_cfs_convention_is_checked():
     with pytest.raises(ValueError, match="convention"):
         CFSSelector(convention="hall").fit(np.array([[0], [1]]), [0, 1])
+
+
+class TestConventionAndOutput:
+    """MDLDiscretizer(convention="jncc2") and scikit-learn's output API (issue 28 items 10 and 11)."""
+
+    def test_jncc2_convention_does_not_weigh_the_cut_below_a_single_top_instance(self):
+        # four of class 0, four of class 1, one of class 0 on top (tests/test_jncc2_golden.py has the oracle)
+        X = pd.DataFrame({"v": np.arange(9.0)})
+        y = [0, 0, 0, 0, 1, 1, 1, 1, 0]
+        np.testing.assert_array_equal(MDLDiscretizer(selection="gain").fit(X, y).cuts_[0], [3.5, 7.5])
+        np.testing.assert_array_equal(MDLDiscretizer(convention="jncc2").fit(X, y).cuts_[0], [3.5])
+        np.testing.assert_array_equal(MDLDiscretizer(convention="jncc2", selection="gain").fit(X, y).cuts_[0], [3.5])
+        # mirrored, the same cut is at the bottom, which JNCC2 does weigh
+        np.testing.assert_array_equal(MDLDiscretizer(convention="jncc2").fit(-X, y).cuts_[0], [-7.5, -3.5])
+
+    def test_default_is_unchanged_and_equals_weka_on_iris(self):
+        X, y = _iris()
+        default, explicit = MDLDiscretizer().fit(X, y), MDLDiscretizer(selection="entropy", convention="book").fit(X, y)
+        for a, b in zip(default.cuts_, explicit.cuts_):
+            np.testing.assert_array_equal(a, b)
+        jncc2 = MDLDiscretizer(convention="jncc2").fit(X, y)   # iris: JNCC2's cuts are Weka's
+        for a, b in zip(default.cuts_, jncc2.cuts_):
+            np.testing.assert_allclose(a, b, atol=1e-12)
+
+    @pytest.mark.parametrize("params, match", [
+        (dict(convention="weka"), "convention must be one of"),
+        (dict(convention="jncc2", selection="entropy"), "does not go with convention='jncc2'"),
+        (dict(selection="best"), "selection must be"),
+    ])
+    def test_bad_parameters(self, params, match):
+        X, y = _iris()
+        with pytest.raises(ValueError, match=match):
+            MDLDiscretizer(**params).fit(X, y)
+
+    def test_output_api(self):
+        X, y = _iris()
+        names = list(X.columns)
+        frame = MDLDiscretizer().fit(X, y)
+        assert frame.get_feature_names_out().tolist() == names
+        out = frame.transform(X)
+        assert isinstance(out, pd.DataFrame) and all(isinstance(out[c].dtype, pd.CategoricalDtype) for c in names)
+        array = MDLDiscretizer().fit(X.to_numpy(), y)
+        coded = array.transform(np.vstack([X.to_numpy()[:3], [np.nan] * 4]))
+        assert coded.dtype == np.float64 and np.isnan(coded[-1]).all()
+        np.testing.assert_array_equal(coded[:3], out.iloc[:3].apply(lambda c: c.cat.codes).to_numpy())
+        assert array.get_feature_names_out().tolist() == ["x0", "x1", "x2", "x3"]
+        pandas = MDLDiscretizer().set_output(transform="pandas").fit(X.to_numpy(), y).transform(X.to_numpy())
+        assert list(pandas.columns) == ["x0", "x1", "x2", "x3"]
+        assert [len(pandas[c].cat.categories) for c in pandas.columns] == [3, 3, 3, 3]

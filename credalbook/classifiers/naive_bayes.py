@@ -41,6 +41,13 @@ class NaiveBayes(CredalClassifierMixin):
     def __init__(self, prior_count: float = 1.0):
         self.prior_count = prior_count
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # features are codes 0..m-1: a negative value other than the missing-value marker -1 (as NaN) is refused
+        # ("Negative values in data ..."), which is what positive_only says
+        tags.input_tags.positive_only = True
+        return tags
+
     def fit(self, X, y):
         check_scalar(self.prior_count, "prior_count", low=0.0, low_inclusive=False)
         Xc, yc = self._fit_discrete(X, y)

@@ -65,7 +65,20 @@ from credalbook.classifiers.naive import (
 from credalbook.decisions import undominated
 from credalbook.discrete import MISSING
 
-__all__ = ["dominance_from_counts", "dominance_matrix", "non_mar_dominance_matrix", "NaiveCredalClassifier"]
+__all__ = ["dominance_from_counts", "dominance_matrix", "non_mar_dominance_matrix", "NON_MAR_PHASES",
+           "NaiveCredalClassifier"]
+
+
+def _phase_masks(non_mar, used: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(training, testing)`` (d,) bool masks from a (d,) mask (both phases) or a (2, d) pair, used features only."""
+    mask = np.asarray(non_mar)
+    d = used.shape[0]
+    if mask.dtype != bool or mask.shape not in ((d,), (2, d)):
+        raise ValueError(f"non_mar must be a boolean mask of shape ({d},) (one entry per feature, non-MAR in training "
+                         f"and testing) or a pair of them (training, testing) of shape (2, {d}), got {mask.dtype} of "
+                         f"shape {mask.shape}")
+    training, testing = (mask, mask) if mask.ndim == 1 else (mask[0], mask[1])
+    return training & used, testing & used
 
 
 def non_mar_dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, non_mar, s: float = 1.0,
@@ -74,25 +87,26 @@ def non_mar_dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, non_mar, s: fl
 
     ``non_mar`` (d,) bool: the features missing not at random in training and testing (NCC2's
     conservative inference rule, Corani & Zaffalon 2008; JNCC2's ``NonMar.txt``; the formula in
-    :mod:`credalbook.classifiers.ncc`). Features with fewer than two values are dropped, as in
-    :func:`~credalbook.classifiers.naive.dominance_matrix`; with no non-MAR feature left this is
-    :func:`~credalbook.classifiers.naive.dominance_matrix` itself. ``log_ratio`` as there.
+    :mod:`credalbook.classifiers.ncc`); or a pair ``(training, testing)`` of (d,) bool masks, shape
+    (2, d): a feature non-MAR in training only has its missing training values put where they hurt
+    the dominating class most, and a missing test value is dropped (MAR in testing); a feature
+    non-MAR in testing only has its missing test values completed by every value, its training
+    counts those of a MAR feature (JNCC2's ``training X`` / ``testing X`` lines). Features with
+    fewer than two values are dropped, as in :func:`~credalbook.classifiers.naive.dominance_matrix`;
+    with no non-MAR feature left this is :func:`~credalbook.classifiers.naive.dominance_matrix`
+    itself. ``log_ratio`` as there.
     """
-    mask = np.asarray(non_mar)
-    if mask.dtype != bool or mask.shape != counts.used.shape:
-        raise ValueError(f"non_mar must be a boolean mask of shape {counts.used.shape} (one entry per feature), "
-                         f"got {mask.dtype} of shape {mask.shape}")
-    non_mar = mask & counts.used
-    if not non_mar.any():
+    training, testing = _phase_masks(non_mar, counts.used)
+    if not (training.any() or testing.any()):
         return dominance_matrix(counts, Xc, s, log_ratio)
     s = float(s)
     K = counts.class_counts.size
     n, d = Xc.shape
-    # a non-MAR feature: ñ_j(c) becomes n(c) for both roles; the dominated class's count gains m_j(c)
-    observed = np.where(non_mar[:, None], counts.class_counts[None, :], counts.observed)
-    extra = np.where(non_mar[:, None], counts.class_counts[None, :] - counts.observed, 0.0)
+    # non-MAR in training: ñ_j(c) becomes n(c) for both roles; the dominated class's count gains m_j(c)
+    observed = np.where(training[:, None], counts.class_counts[None, :], counts.observed)
+    extra = np.where(training[:, None], counts.class_counts[None, :] - counts.observed, 0.0)
     out = np.zeros((n, K, K), dtype=bool)
-    completed = ((Xc == MISSING) & non_mar[None, :]).any(axis=1)
+    completed = ((Xc == MISSING) & testing[None, :]).any(axis=1)
     rows = np.flatnonzero(~completed)
     chunk = max(1, _CHUNK_ELEMENTS // (K * max(K, d)))
     for start in range(0, rows.size, chunk):
@@ -102,7 +116,7 @@ def non_mar_dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, non_mar, s: fl
                                           dominated=gathered + extra[None, :, :])
     rows = np.flatnonzero(completed)
     if rows.size:
-        out[rows] = _completed_dominance(counts, Xc[rows], non_mar, observed, extra, s, log_ratio)
+        out[rows] = _completed_dominance(counts, Xc[rows], testing, observed, extra, s, log_ratio)
     return out
 
 
@@ -110,9 +124,11 @@ def _completed_dominance(counts: NaiveCounts, Xc: np.ndarray, non_mar: np.ndarra
                          extra: np.ndarray, s: float, log_ratio: float) -> np.ndarray:
     """(n, K, K) dominance of instances with missing non-MAR values: dominance for every worst completion.
 
-    For each instance and ordered pair (c1, c2): no dominance when a value v of a missing non-MAR
+    ``non_mar`` (d,) bool: the features non-MAR in testing, whose missing values are completed. For
+    each instance and ordered pair (c1, c2): no dominance when a value v of a missing non-MAR
     feature has n(v, c1) = 0; otherwise (0, s) is cut at the crossing points of the ratios
-    n(v, c1)/(n(v, c2) + m_j(c2) + t) of each missing feature, the minimising value of each
+    n(v, c1)/(n(v, c2) + m_j(c2) + t) of each missing feature (m_j(c2) = 0, ``extra``, for a
+    feature MAR in training: its other factor does not depend on v), the minimising value of each
     feature is read at the middle of each piece, and every distinct completion so found is tested
     as a two-class problem (c1, c2); the pair dominates iff all of them do.
     """
@@ -190,21 +206,12 @@ def _non_mar_sets_and_scores(counts: NaiveCounts, Xc: np.ndarray, non_mar: np.nd
     return sets[inverse], naive_bayes_log_joint(counts, rows, prior_count)[inverse]
 
 
-def _non_mar_mask(value, n_features: int, feature_names) -> np.ndarray:
-    """(d,) bool from ``non_mar_features``: None, or a list of feature names or of indices 0..d-1."""
-    mask = np.zeros(n_features, dtype=bool)
-    if value is None:
-        return mask
-    if isinstance(value, (str, bytes, numbers.Number, np.generic)):
-        raise ValueError(f"non_mar_features must be a list of feature names or indices (or None), got {value!r}; "
-                         f"a single feature is written [{value!r}]")
-    try:
-        items = list(value)
-    except TypeError:
-        raise ValueError(f"non_mar_features must be a list of feature names or indices (or None), "
-                         f"got {type(value).__name__}") from None
-    if not items:
-        return mask
+#: the phases a feature can be declared missing not at random in (``non_mar_features`` as a dict)
+NON_MAR_PHASES = ("both", "training", "testing")
+
+
+def _non_mar_indices(items: list, n_features: int, feature_names) -> list[int]:
+    """Feature indices of ``items`` (all names of ``feature_names`` or all integer indices 0..d-1), checked."""
     if all(isinstance(v, (str, np.str_)) for v in items):
         if feature_names is None:
             raise ValueError("non_mar_features names features, but X has no feature names: fit on a DataFrame "
@@ -226,7 +233,36 @@ def _non_mar_mask(value, n_features: int, feature_names) -> np.ndarray:
         raise ValueError(f"non_mar_features must hold only feature names or only integer indices, got {items!r}")
     if len(set(indices)) < len(indices):
         raise ValueError(f"non_mar_features names a feature more than once: {items!r}")
-    mask[indices] = True
+    return indices
+
+
+def _non_mar_mask(value, n_features: int, feature_names) -> np.ndarray:
+    """(2, d) bool, the features non-MAR in training (row 0) and in testing (row 1), from ``non_mar_features``:
+    None, a list of feature names or of indices 0..d-1 (both phases), or a dict {feature: phase}."""
+    mask = np.zeros((2, n_features), dtype=bool)
+    if value is None:
+        return mask
+    if isinstance(value, (str, bytes, numbers.Number, np.generic)):
+        raise ValueError(f"non_mar_features must be a list of feature names or indices, a dict {{feature: phase}} "
+                         f"(or None), got {value!r}; a single feature is written [{value!r}]")
+    if isinstance(value, dict):
+        phases = list(value.values())
+        wrong = [p for p in phases if not isinstance(p, str) or p not in NON_MAR_PHASES]
+        if wrong:
+            raise ValueError(f"non_mar_features maps features to a phase among {NON_MAR_PHASES}, got {wrong[0]!r}")
+        items = list(value)
+    else:
+        try:
+            items = list(value)
+        except TypeError:
+            raise ValueError(f"non_mar_features must be a list of feature names or indices, a dict {{feature: "
+                             f"phase}} (or None), got {type(value).__name__}") from None
+        phases = ["both"] * len(items)
+    if not items:
+        return mask
+    for j, phase in zip(_non_mar_indices(items, n_features, feature_names), phases):
+        mask[0, j] = phase in ("both", "training")
+        mask[1, j] = phase in ("both", "testing")
     return mask
 
 
@@ -239,26 +275,82 @@ class NaiveCredalClassifier(CredalClassifierMixin):
     the largest naive Bayes (Laplace) posterior — the NBC-consistent choice.
     ``dominance(X)`` returns the full (n, K, K) dominance relation.
 
-    ``non_mar_features``: features (names of a DataFrame's columns, or indices) whose values are
-    missing *not* at random, in training and in testing, treated by NCC2's conservative
-    inference rule as JNCC2 1.11 treats the features of its ``NonMar.txt`` (Corani & Zaffalon
-    2008, JMLR 9; JNCC2 manual, IDSIA-09-07, §2.2.1 and §3.4): their missing training values
-    are put, per pair of classes, where they hurt the dominating class most, and a missing test
-    value is replaced by every possible value (the formula in the module
-    ``credalbook.classifiers.ncc``). The sets can only grow; without missing values nothing
-    changes. An unseen value of a non-MAR feature is a missing one. The naive Bayes scores of
-    ``predict`` ignore the option (NBC assumes MAR, as in JNCC2). Fitted ``non_mar_`` (d,) bool:
-    the declared features.
+    Parameters
+    ----------
+    s
+        The IDM's hyperparameter (the prior's equivalent sample size), > 0.
+    non_mar_features
+        None (the default), a list or a dict: features whose values are missing *not* at random, treated by NCC2's conservative
+        inference rule as JNCC2 1.11 treats the features of its ``NonMar.txt`` (Corani & Zaffalon
+        2008, JMLR 9; JNCC2 manual, IDSIA-09-07, §2.2.1 and §3.4). A list (names of a DataFrame's
+        columns, or indices) declares them non-MAR in training and in testing; a dict maps each
+        feature to the phase it is non-MAR in, ``"both"``, ``"training"`` or ``"testing"``
+        (JNCC2's ``training X`` / ``testing X`` lines; the other phase is MAR). Non-MAR in
+        training: the feature's missing training values are put, per pair of classes, where they
+        hurt the dominating class most. Non-MAR in testing: a missing test value is replaced by
+        every possible value (instead of dropping the feature). The formula is in the module
+        ``credalbook.classifiers.ncc``. The sets can only grow; without missing values nothing
+        changes. An unseen value of a non-MAR feature is a missing one. The naive Bayes scores of
+        ``predict`` ignore the option (NBC assumes MAR, as in JNCC2).
+
+    Attributes
+    ----------
+    non_mar_
+        (n_features,) bool: the features declared non-MAR in some phase.
+    non_mar_training_
+        (n_features,) bool: the features declared non-MAR in training.
+    non_mar_testing_
+        (n_features,) bool: the features declared non-MAR in testing.
+
+    Examples
+    --------
+    A missing test value of a feature non-MAR in testing is completed by every value (the second
+    instance's set grows); non-MAR in training only, it is dropped as a MAR one is:
+
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"A": pd.Categorical([0] * 7 + [1] + [0, None, None, None], categories=[0, 1])})
+    >>> y = ["p"] * 8 + ["q"] * 4
+    >>> x = pd.DataFrame({"A": pd.Categorical([0, None], categories=[0, 1])})
+    >>> NaiveCredalClassifier().fit(X, y).predict_set(x).tolist()
+    [[True, False], [True, False]]
+    >>> NaiveCredalClassifier(non_mar_features={"A": "testing"}).fit(X, y).predict_set(x).tolist()
+    [[True, False], [True, True]]
+    >>> NaiveCredalClassifier(non_mar_features={"A": "training"}).fit(X, y).predict_set(x).tolist()
+    [[True, False], [True, False]]
     """
 
     def __init__(self, s: float = 1.0, non_mar_features=None):
         self.s = s
         self.non_mar_features = non_mar_features
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # features are codes 0..m-1: a negative value other than the missing-value marker -1 (as NaN) is refused
+        # ("Negative values in data ..."), which is what positive_only says
+        tags.input_tags.positive_only = True
+        return tags
+
     def fit(self, X, y):
+        """Count the training data (n(c), n(a_i, c) and the per-feature counts of observed values).
+
+        Parameters
+        ----------
+        X
+            DataFrame or array (n_samples, n_features): discrete features: Categorical columns or integer codes (NaN or -1 = missing).
+        y
+            Class labels (n_samples,).
+
+        Returns
+        -------
+        NaiveCredalClassifier
+            The fitted classifier.
+        """
         check_scalar(self.s, "s", low=0.0, low_inclusive=False)
         Xc, yc = self._fit_discrete(X, y)
-        self.non_mar_ = _non_mar_mask(self.non_mar_features, Xc.shape[1], getattr(self, "feature_names_in_", None))
+        self._non_mar_phases = _non_mar_mask(self.non_mar_features, Xc.shape[1],
+                                             getattr(self, "feature_names_in_", None))
+        self.non_mar_training_, self.non_mar_testing_ = self._non_mar_phases
+        self.non_mar_ = self.non_mar_training_ | self.non_mar_testing_
         self.counts_ = naive_counts(Xc, yc, self.n_classes_, self.n_values_)
         return self
 
@@ -266,12 +358,12 @@ class NaiveCredalClassifier(CredalClassifierMixin):
         """(n, K, K) bool: ``D[k, a, b]`` iff class a credal-dominates class b for instance k."""
         Xc = self._code_test(X)
         if self.non_mar_.any():
-            return non_mar_dominance_matrix(self.counts_, Xc, self.non_mar_, self.s)
+            return non_mar_dominance_matrix(self.counts_, Xc, self._non_mar_phases, self.s)
         return dominance_matrix(self.counts_, Xc, self.s)
 
     def _sets_and_scores(self, Xc):
         if self.non_mar_.any():
-            return _non_mar_sets_and_scores(self.counts_, Xc, self.non_mar_, self.s)
+            return _non_mar_sets_and_scores(self.counts_, Xc, self._non_mar_phases, self.s)
         return undominated_and_scores(self.counts_, Xc, self.s)
 
     def _predict_set_codes(self, Xc):

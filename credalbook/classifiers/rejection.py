@@ -13,6 +13,8 @@
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from credalbook._validation import check_scalar
@@ -33,6 +35,14 @@ class RejectionClassifier(ProbabilisticSetClassifier):
     def _check_parameters(self):
         check_scalar(self.threshold, "threshold", low=0.0, high=1.0)
 
+    def __sklearn_tags__(self):
+        # the wrapped estimator validates X: what it accepts (sparse, NaN, categorical, ...) is what this accepts
+        from sklearn.utils import get_tags
+
+        tags = super().__sklearn_tags__()
+        tags.input_tags = copy.deepcopy(get_tags(self.estimator).input_tags)
+        return tags
+
     def _sets_from_proba(self, proba):
         return threshold_sets(proba, self.threshold)
 
@@ -47,7 +57,8 @@ def ncc_rejection_sets(model: NaiveCredalClassifier, X, threshold: float) -> np.
     sets = model._predict_set_codes(Xc)
     odds = threshold / (1.0 - threshold)
     # the features the model declares missing not at random enter as in its sets (none: dominance_matrix)
-    confident = non_mar_dominance_matrix(model.counts_, Xc, model.non_mar_, model.s,
+    phases = np.stack([model.non_mar_training_, model.non_mar_testing_])
+    confident = non_mar_dominance_matrix(model.counts_, Xc, phases, model.s,
                                          log_ratio=float(np.log(odds))).any(axis=2)
     sets[~confident.any(axis=1)] = True
     return sets
