@@ -92,7 +92,20 @@ def _check_square(matrix, name: str = "matrix") -> np.ndarray:
 
 # ----------------------------------------------------------------------------- matrices
 def ground_truth_matrix(y_true, n_classes: int) -> np.ndarray:
-    """T (n, k): one-hot rows of the class indices ``y_true`` (Def. 2, Eq. 3)."""
+    """T (n, k): one-hot rows of the class indices ``y_true`` (Def. 2, Eq. 3).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    n_classes : int
+        k >= 2.
+
+    Examples
+    --------
+    >>> ground_truth_matrix([0, 0, 1, 2], 3).astype(int).tolist()
+    [[1, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    """
     if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 2:
         raise ValueError(f"n_classes must be an integer >= 2, got {n_classes!r}")
     y = check_labels(y_true, n_classes=int(n_classes), name="y_true")
@@ -100,19 +113,63 @@ def ground_truth_matrix(y_true, n_classes: int) -> np.ndarray:
 
 
 def predicted_classes(proba, *, atol: float = 1e-6) -> np.ndarray:
-    """Predicted class of each row of Q, its first maximum (the book's tie rule), shape (n,)."""
+    """Predicted class of each row of Q, its first maximum (the book's tie rule), shape (n,).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> predicted_classes([[0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0.5, 0.5, 0.0]]).tolist()
+    [0, 1, 0]
+    """
     q = check_probabilities(proba, "proba", atol=atol)
     return np.argmax(q, axis=1)
 
 
 def prediction_matrix(proba, *, atol: float = 1e-6) -> np.ndarray:
-    """P (n, k): one-hot of each row's predicted class (Def. 3, Eq. 5)."""
+    """P (n, k): one-hot of each row's predicted class (Def. 3, Eq. 5).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> prediction_matrix([[0.4, 0.3, 0.3], [0.1, 0.8, 0.1]]).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 0]]
+    """
     q = check_probabilities(proba, "proba", atol=atol)
     return np.eye(q.shape[1])[np.argmax(q, axis=1)]
 
 
 def split_probabilities(proba, *, ties: str = "first", atol: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
-    """(Q+, Q-), both (n, k), with Q = Q+ + Q- (Def. 7, Eqs. 9-10); see the module note on ties."""
+    """(Q+, Q-), both (n, k), with Q = Q+ + Q- (Def. 7, Eqs. 9-10); see the module note on ties.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The first two rows of the paper's Example 7:
+
+    >>> decisive, other = split_probabilities([[0.9, 0.1, 0], [0.8, 0, 0.2]])
+    >>> decisive.tolist(), other.tolist()
+    ([[0.9, 0.0, 0.0], [0.8, 0.0, 0.0]], [[0.0, 0.1, 0.0], [0.0, 0.0, 0.2]])
+    """
     q = check_probabilities(proba, "proba", atol=atol)
     mask = _decisive_mask(q, _check_ties(ties))
     return np.where(mask, q, 0.0), np.where(mask, 0.0, q)
@@ -133,14 +190,52 @@ def _class_sums(y: np.ndarray, weights: np.ndarray, k: int) -> np.ndarray:
 
 
 def confusion_matrix(y_true, proba, *, atol: float = 1e-6) -> np.ndarray:
-    """CM = T^T P (k, k), counts of (true class, predicted class) (Def. 4, Eq. 6)."""
+    """CM = T^T P (k, k), counts of (true class, predicted class) (Def. 4, Eq. 6).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> confusion_matrix(y_true, proba).astype(int).tolist()  # Example 4
+    [[3, 0, 0], [1, 1, 0], [0, 1, 0]]
+    """
     y, q = _check_inputs(y_true, proba, atol)
     k = q.shape[1]
     return np.bincount(y * k + np.argmax(q, axis=1), minlength=k * k).reshape(k, k).astype(float)
 
 
 def probabilistic_confusion_matrix(y_true, proba, *, atol: float = 1e-6) -> np.ndarray:
-    """CM* = T^T Q (k, k): summed probabilities per (true class, class) (Def. 6, Eq. 8)."""
+    """CM* = T^T Q (k, k): summed probabilities per (true class, class) (Def. 6, Eq. 8).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> probabilistic_confusion_matrix(y_true, proba).round(3).tolist()  # Example 6
+    [[2.3, 0.2, 0.5], [0.5, 1.1, 0.4], [0.0, 0.9, 0.1]]
+    """
     y, q = _check_inputs(y_true, proba, atol)
     return _class_sums(y, q, q.shape[1])
 
@@ -165,7 +260,31 @@ def _matrices(y: np.ndarray, q: np.ndarray, ties: str) -> tuple[np.ndarray, np.n
 
 
 def certainty_decomposition(y_true, proba, *, ties: str = "first", atol: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
-    """(S, U), both (k, k): S = T^T Q+ (certainty), U = T^T Q- (uncertainty), CM* = S + U (Def. 8, Eq. 11)."""
+    """(S, U), both (k, k): S = T^T Q+ (certainty), U = T^T Q- (uncertainty), CM* = S + U (Def. 8, Eq. 11).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> S, U = certainty_decomposition(y_true, proba)  # Example 8
+    >>> S.round(3).tolist()
+    [[2.3, 0.0, 0.0], [0.4, 0.8, 0.0], [0.0, 0.9, 0.0]]
+    >>> U.round(3).tolist()
+    [[0.0, 0.2, 0.5], [0.1, 0.3, 0.4], [0.0, 0.0, 0.1]]
+    """
     y, q = _check_inputs(y_true, proba, atol)
     return _matrices(y, q, _check_ties(ties))[1:]
 
@@ -184,31 +303,102 @@ def _divide(numerator, denominator, zero_division):
 
 
 def accuracy_of(matrix, *, zero_division=0.0) -> float:
-    """trace / total of a k x k matrix (Example 9; Eqs. 18-19 on S and U)."""
+    """trace / total of a k x k matrix (Example 9; Eqs. 18-19 on S and U).
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    The accuracy 4/6 of the paper's Example 4 and Acc*_S = 3.1/4.4 of Example 13:
+
+    >>> round(accuracy_of([[3, 0, 0], [1, 1, 0], [0, 1, 0]]), 3)
+    0.667
+    >>> round(accuracy_of([[2.3, 0, 0], [0.4, 0.8, 0], [0, 0.9, 0]]), 3)
+    0.705
+    """
     m = _check_square(matrix)
     return float(_divide(np.trace(m), m.sum(), _check_zero_division(zero_division)))
 
 
 def precision_per_class(matrix, *, zero_division=0.0) -> np.ndarray:
-    """m_cc / column sum c, shape (k,): columns are predicted classes."""
+    """m_cc / column sum c, shape (k,): columns are predicted classes.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    >>> precision_per_class([[3, 0, 0], [1, 1, 0], [0, 1, 0]]).round(3).tolist()
+    [0.75, 0.5, 0.0]
+    """
     m = _check_square(matrix)
     return _divide(np.diag(m), m.sum(axis=0), _check_zero_division(zero_division))
 
 
 def recall_per_class(matrix, *, zero_division=0.0) -> np.ndarray:
-    """m_cc / row sum c, shape (k,): rows are true classes."""
+    """m_cc / row sum c, shape (k,): rows are true classes.
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    >>> recall_per_class([[3, 0, 0], [1, 1, 0], [0, 1, 0]]).round(3).tolist()
+    [1.0, 0.5, 0.0]
+    """
     m = _check_square(matrix)
     return _divide(np.diag(m), m.sum(axis=1), _check_zero_division(zero_division))
 
 
 def f1_per_class(matrix, *, zero_division=0.0) -> np.ndarray:
-    """2 m_cc / (row sum c + column sum c), shape (k,) (harmonic mean of precision and recall)."""
+    """2 m_cc / (row sum c + column sum c), shape (k,) (harmonic mean of precision and recall).
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    >>> f1_per_class([[3, 0, 0], [1, 1, 0], [0, 1, 0]]).round(3).tolist()
+    [0.857, 0.5, 0.0]
+    """
     m = _check_square(matrix)
     return _divide(2 * np.diag(m), m.sum(axis=0) + m.sum(axis=1), _check_zero_division(zero_division))
 
 
 def mcc_of(matrix, *, zero_division=0.0) -> float:
-    """Multiclass Matthews correlation (Gorodkin's R_K) of a k x k matrix; in [-1, 1]."""
+    """Multiclass Matthews correlation (Gorodkin's R_K) of a k x k matrix; in [-1, 1].
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    >>> round(mcc_of([[3, 0, 0], [1, 1, 0], [0, 1, 0]]), 3)
+    0.426
+    >>> mcc_of([[2, 0], [0, 2]])
+    1.0
+    """
     m = _check_square(matrix)
     total, correct = m.sum(), np.trace(m)
     true, pred = m.sum(axis=1), m.sum(axis=0)
@@ -237,7 +427,24 @@ MEASURES: dict[str, Callable] = {
 
 
 def measure_of(matrix, measure="accuracy", *, zero_division=0.0) -> float:
-    """psi(matrix) for a measure name of :data:`MEASURES` or a callable ``f(matrix) -> float`` (Def. 11-12)."""
+    """psi(matrix) for a measure name of :data:`MEASURES` or a callable ``f(matrix) -> float`` (Def. 11-12).
+
+    Parameters
+    ----------
+    matrix : array-like of shape (k, k)
+        Rows true classes, columns predicted classes (CM, CM*, S or U).
+    measure : str or callable, default "accuracy"
+        A key of ``MEASURES`` or a function of the matrix.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    Acc* = 3.5/6 of the paper's Example 10:
+
+    >>> round(measure_of([[2.3, 0.2, 0.5], [0.5, 1.1, 0.4], [0, 0.9, 0.1]], "accuracy"), 3)
+    0.583
+    """
     if callable(measure):
         value = float(measure(_check_square(matrix)))
         if not np.isfinite(value):
@@ -249,7 +456,22 @@ def measure_of(matrix, measure="accuracy", *, zero_division=0.0) -> float:
 
 
 def ratio(psi_s: float, psi_u: float, *, zero_division=0.0) -> float:
-    """psi(S) / (psi(S) + psi(U)) (Eq. 21), ``zero_division`` (or an error) when the sum is 0."""
+    """psi(S) / (psi(S) + psi(U)) (Eq. 21), ``zero_division`` (or an error) when the sum is 0.
+
+    Parameters
+    ----------
+    psi_s : float
+        The measure of the certainty matrix S.
+    psi_u : float
+        The measure of the uncertainty matrix U.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+
+    Examples
+    --------
+    >>> round(ratio(0.705, 0.25), 3)  # Example 13
+    0.738
+    """
     zero_division = _check_zero_division(zero_division)
     check_scalar(psi_s, "psi_s")
     check_scalar(psi_u, "psi_u")
@@ -263,14 +485,58 @@ def ratio(psi_s: float, psi_u: float, *, zero_division=0.0) -> float:
 
 def certainty_ratio(y_true, proba, measure="accuracy", *, ties: str = "first", zero_division=0.0,
                     atol: float = 1e-6) -> float:
-    """C = psi(S) / (psi(S) + psi(U)) (Def. 15, Eq. 21); in [0, 1] for measures psi >= 0 (not for MCC)."""
+    """C = psi(S) / (psi(S) + psi(U)) (Def. 15, Eq. 21); in [0, 1] for measures psi >= 0 (not for MCC).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    measure : str or callable, default "accuracy"
+        A key of ``MEASURES`` or a function of a k x k matrix.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(certainty_ratio(y_true, proba), 3)  # Example 13
+    0.738
+    """
     s, u = certainty_decomposition(y_true, proba, ties=ties, atol=atol)
     return ratio(measure_of(s, measure, zero_division=zero_division),
                  measure_of(u, measure, zero_division=zero_division), zero_division=zero_division)
 
 
 def probabilistic_divergence(y_true, proba, *, atol: float = 1e-6) -> float:
-    """d(CM, CM*) = ||CM - CM*||_F / n (Def. 14, Eq. 20); at most sqrt(1 - 1/k), not 1 (see the book)."""
+    """d(CM, CM*) = ||CM - CM*||_F / n (Def. 14, Eq. 20); at most sqrt(1 - 1/k), not 1 (see the book).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(probabilistic_divergence(y_true, proba), 3)  # Example 12
+    0.184
+    """
     y, q = _check_inputs(y_true, proba, atol)
     k = q.shape[1]
     crisp = np.bincount(y * k + np.argmax(q, axis=1), minlength=k * k).reshape(k, k)
@@ -279,7 +545,14 @@ def probabilistic_divergence(y_true, proba, *, atol: float = 1e-6) -> float:
 
 @dataclass(frozen=True)
 class AccuracyDecomposition:
-    """Acc* = lambda_S Acc*_S + lambda_U Acc*_U (Example 11, Eqs. 15-19) and the quantities of Tables 2-5."""
+    """Acc* = lambda_S Acc*_S + lambda_U Acc*_U (Example 11, Eqs. 15-19) and the quantities of Tables 2-5.
+
+    Examples
+    --------
+    >>> result = accuracy_decomposition([0, 1], [[0.75, 0.25], [0.5, 0.5]])
+    >>> result.accuracy, result.probabilistic_accuracy
+    (0.5, 0.625)
+    """
 
     accuracy: float           # Acc = trace(CM) / n
     probabilistic_accuracy: float  # Acc* = trace(CM*) / n
@@ -296,7 +569,31 @@ class AccuracyDecomposition:
 
 def accuracy_decomposition(y_true, proba, *, ties: str = "first", zero_division=0.0,
                            atol: float = 1e-6) -> AccuracyDecomposition:
-    """All accuracy quantities of the paper's Tables 2-5 from one pass over (y_true, proba)."""
+    """All accuracy quantities of the paper's Tables 2-5 from one pass over (y_true, proba).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> result = accuracy_decomposition(y_true, proba)  # Example 11
+    >>> round(result.lambda_s, 3), round(result.accuracy_s, 3), round(result.lambda_u, 3), round(result.accuracy_u, 3)
+    (0.733, 0.705, 0.267, 0.25)
+    """
     y, q = _check_inputs(y_true, proba, atol)
     return _accuracy_decomposition(y, q, _check_ties(ties), zero_division)
 
@@ -323,6 +620,29 @@ def certainty_report(y_true, proba, *, ties: str = "first", zero_division=0.0, a
     """One row of the paper's Tables 2-5: the :class:`AccuracyDecomposition` fields plus ``imcp``.
 
     Validates once and shares the work, so that a 10^6 x 10 matrix takes about a second.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> report = certainty_report(y_true, proba)
+    >>> {name: round(report[name], 3) for name in ("probabilistic_accuracy", "divergence", "certainty_ratio")}
+    {'probabilistic_accuracy': 0.583, 'divergence': 0.184, 'certainty_ratio': 0.738}
     """
     y, q = _check_inputs(y_true, proba, atol)
     row = _accuracy_decomposition(y, q, _check_ties(ties), zero_division).as_dict()
@@ -332,7 +652,35 @@ def certainty_report(y_true, proba, *, ties: str = "first", zero_division=0.0, a
 
 def measure_table(y_true, proba, measures=("accuracy", "macro_precision", "macro_recall", "macro_f1", "mcc"), *,
                   ties: str = "first", zero_division=0.0, atol: float = 1e-6):
-    """DataFrame: one row per measure psi with psi(CM), psi(CM*), psi(S), psi(U) and C = psi(S)/(psi(S)+psi(U))."""
+    """DataFrame: one row per measure psi with psi(CM), psi(CM*), psi(S), psi(U) and C = psi(S)/(psi(S)+psi(U)).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    measures : tuple of str or callable
+        Keys of ``MEASURES`` or functions of a k x k matrix.
+    ties : {"first", "all"}, default "first"
+        Whether only a row's first maximum or every tied maximum is decisive.
+    zero_division : float or "raise", default 0.0
+        The value of a measure whose denominator is zero.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> table = measure_table(y_true, proba, measures=("accuracy",))
+    >>> table.columns.tolist()
+    ['measure', 'CM', 'CM*', 'S', 'U', 'certainty_ratio']
+    >>> table.drop(columns="measure").round(3).iloc[0].tolist()
+    [0.667, 0.583, 0.705, 0.25, 0.738]
+    """
     import pandas as pd
 
     y, q = _check_inputs(y_true, proba, atol)
@@ -353,6 +701,20 @@ def hellinger_scores(y_true, proba, *, atol: float = 1e-6) -> np.ndarray:
     Evaluated from the definition ``||sqrt(t) - sqrt(q)||_2 / sqrt(2)`` over all k columns (equal
     to ``sqrt(1 - sqrt(q_y))``, the closed form the tests check), so that tied instances get
     bit-identical scores whichever of their other probabilities differ.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> hellinger_scores([0, 1], [[1.0, 0.0], [0.25, 0.75]]).round(3).tolist()
+    [1.0, 0.634]
     """
     return _checked_scores(y_true, proba, atol)[1]
 
@@ -390,7 +752,23 @@ def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def mcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
-    """(x, y) of the MCP curve: sorted Hellinger scores at x = i/(n-1) (Aguilar-Ruiz & Michalak 2022)."""
+    """(x, y) of the MCP curve: sorted Hellinger scores at x = i/(n-1) (Aguilar-Ruiz & Michalak 2022).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> x, y = mcp_curve([0, 1], [[1.0, 0.0], [0.5, 0.5]])
+    >>> x.tolist(), y.round(3).tolist()
+    ([0.0, 1.0], [0.459, 1.0])
+    """
     y, phi, _ = _checked_scores(y_true, proba, atol)
     if y.size < 2:
         raise ValueError("y_true must hold at least two instances for an MCP curve (x = i/(n-1))")
@@ -403,6 +781,21 @@ def imcp_curve(y_true, proba, *, atol: float = 1e-6) -> tuple[np.ndarray, np.nda
     Instance i has width 1/(K n_{y_i}) (K = number of columns of ``proba``), sits at the middle
     of its width in ascending order of Hellinger score (ties by label), and the end points
     (0, phi_1) and (1, phi_n) are added.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> x, y = imcp_curve([0, 0, 1], [[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]])
+    >>> x.round(3).tolist(), y.round(3).tolist()
+    ([0.0, 0.125, 0.5, 0.875, 1.0], [0.525, 0.525, 0.675, 0.773, 0.773])
     """
     return _imcp_curve(*_checked_scores(y_true, proba, atol))
 
@@ -428,18 +821,75 @@ def _imcp_curve(y: np.ndarray, phi: np.ndarray, k: int) -> tuple[np.ndarray, np.
 
 
 def mcp_score(y_true, proba, *, atol: float = 1e-6) -> float:
-    """Area under the MCP curve by the trapezoid rule."""
+    """Area under the MCP curve by the trapezoid rule.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(mcp_score(y_true, proba), 3)
+    0.535
+    """
     return _trapezoid(*mcp_curve(y_true, proba, atol=atol))
 
 
 def imcp_score(y_true, proba, *, atol: float = 1e-6) -> float:
-    """Area under the IMCP curve by the trapezoid rule (the paper's column "IMCP", Tables 2-6)."""
+    """Area under the IMCP curve by the trapezoid rule (the paper's column "IMCP", Tables 2-6).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(imcp_score(y_true, proba), 3)
+    0.455
+    """
     return _trapezoid(*imcp_curve(y_true, proba, atol=atol))
 
 
 # ----------------------------------------------------------------------------- calibration (for the critical section)
 def brier_score(y_true, proba, *, atol: float = 1e-6) -> float:
-    """Multiclass Brier score: mean over instances of ||q_i - t_i||^2 (Brier 1950), in [0, 2]."""
+    """Multiclass Brier score: mean over instances of ||q_i - t_i||^2 (Brier 1950), in [0, 2].
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(brier_score(y_true, proba), 3)
+    0.463
+    """
     y, q = _check_inputs(y_true, proba, atol)
     diff = q.copy()
     diff[np.arange(y.size), y] -= 1.0
@@ -447,7 +897,24 @@ def brier_score(y_true, proba, *, atol: float = 1e-6) -> float:
 
 
 def log_loss(y_true, proba, *, eps: float = 1e-15, atol: float = 1e-6) -> float:
-    """Mean of -log max(q_{i,y_i}, eps); ``eps`` keeps 0/1 probabilities finite (as scikit-learn's clipping did)."""
+    """Mean of -log max(q_{i,y_i}, eps); ``eps`` keeps 0/1 probabilities finite (as scikit-learn's clipping did).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    eps : float, default 1e-15
+        The smallest probability of the actual class, in (0, 0.5).
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    >>> round(log_loss([0, 1], [[0.5, 0.5], [0.2, 0.8]]), 3)
+    0.458
+    """
     if not (isinstance(eps, float) and 0 < eps < 0.5):
         raise ValueError(f"eps must be a float in (0, 0.5), got {eps!r}")
     y, q = _check_inputs(y_true, proba, atol)
@@ -455,7 +922,28 @@ def log_loss(y_true, proba, *, eps: float = 1e-15, atol: float = 1e-6) -> float:
 
 
 def expected_calibration_error(y_true, proba, *, n_bins: int = 10, atol: float = 1e-6) -> float:
-    """Confidence ECE: the absolute difference of accuracy and mean top probability in equal-width bins, weighted by bin share."""
+    """Confidence ECE: the absolute difference of accuracy and mean top probability in equal-width bins, weighted by bin share.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    n_bins : int, default 10
+        The number of equal-width confidence bins.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> round(expected_calibration_error(y_true, proba), 3)
+    0.333
+    """
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
     table = reliability_table(y_true, proba, n_bins=n_bins, atol=atol)
@@ -467,6 +955,27 @@ def reliability_table(y_true, proba, *, n_bins: int = 10, atol: float = 1e-6):
 
     Top-label reliability diagram (Naeini et al. 2015): the top probability of each row against
     whether its predicted class (first maximum) is right; bins are [0, 1/B), ..., [(B-1)/B, 1].
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Class indices 0..k-1.
+    proba : array-like of shape (n, k)
+        The classifier's probabilities, rows summing to one.
+    n_bins : int, default 10
+        The number of equal-width confidence bins.
+    atol : float, default 1e-6
+        Tolerance on the row sums of ``proba``.
+
+    Examples
+    --------
+    The six instances of the paper's Examples 2 and 5 (classes A, B, C as 0, 1, 2):
+
+    >>> y_true = [0, 0, 0, 1, 1, 2]
+    >>> proba = [[0.9, 0.1, 0], [0.8, 0, 0.2], [0.6, 0.1, 0.3], [0.4, 0.3, 0.3], [0.1, 0.8, 0.1], [0, 0.9, 0.1]]
+    >>> table = reliability_table(y_true, proba)
+    >>> table["confidence"].round(3).tolist(), table["accuracy"].round(3).tolist()
+    ([0.4, 0.6, 0.8, 0.9], [0.0, 1.0, 1.0, 0.5])
     """
     import pandas as pd
 

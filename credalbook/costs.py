@@ -60,7 +60,20 @@ TOL = 1e-9
 # validation and subsets
 # --------------------------------------------------------------------------------------------
 def check_cost_matrix(cost, name: str = "cost") -> np.ndarray:
-    """A square (K, K) matrix of finite non-negative determinate costs, K >= 2."""
+    """A square (K, K) matrix of finite non-negative determinate costs, K >= 2.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+        ``cost[i, j]``: the cost of predicting class i when j is true.
+    name : str, default "cost"
+        The argument's name in error messages.
+
+    Examples
+    --------
+    >>> check_cost_matrix([[0, 1], [1, 0]]).tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    """
     array = check_array(cost, name, ndim=2)
     if array.shape[0] != array.shape[1]:
         raise ValueError(f"{name} must be square (K, K): cost[i, j] of predicting i when j is true; "
@@ -74,13 +87,38 @@ def check_cost_matrix(cost, name: str = "cost") -> np.ndarray:
 
 
 def subsets(n_classes: int) -> list[tuple[int, ...]]:
-    """Every non-empty subset of ``range(n_classes)``: by size, then lexicographic (stable order)."""
+    """Every non-empty subset of ``range(n_classes)``: by size, then lexicographic (stable order).
+
+    Parameters
+    ----------
+    n_classes : int
+        K, at most ``MAX_CLASSES_EXTENDED``.
+
+    Examples
+    --------
+    >>> subsets(3)
+    [(0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2)]
+    """
     check_scalar(n_classes, "n_classes", low=1, high=MAX_CLASSES_EXTENDED, integer=True)
     return [c for size in range(1, n_classes + 1) for c in combinations(range(n_classes), size)]
 
 
 def membership(subset_list, n_classes: int, name: str = "subsets") -> np.ndarray:
-    """(S, K) boolean membership matrix of a list of subsets (tuples of class indices)."""
+    """(S, K) boolean membership matrix of a list of subsets (tuples of class indices).
+
+    Parameters
+    ----------
+    subset_list : iterable of tuple
+        Non-empty subsets of class indices.
+    n_classes : int
+    name : str, default "subsets"
+        The argument's name in error messages.
+
+    Examples
+    --------
+    >>> membership([(0,), (0, 2)], 3).astype(int).tolist()
+    [[1, 0, 0], [1, 0, 1]]
+    """
     check_scalar(n_classes, "n_classes", low=1, integer=True)
     rows = list(subset_list)
     if not rows:
@@ -107,6 +145,21 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
     p = 0 is the geometric mean (0 if a term is 0); p = +/-inf are max/min. For p < 0 a zero
     term is refused: the paper translates the costs by epsilon first (Section VI). Orders with
     abs(p) < 10⁻¹² are computed as p = 0 (the relative difference is below 10⁻¹² Var(log x)).
+
+    Parameters
+    ----------
+    values : array-like
+        Non-negative terms.
+    p : float
+        The order: 1 the arithmetic mean, 0 the geometric mean, ``np.inf`` the maximum.
+    where : array-like of bool, default None
+        The terms to average (all when None).
+    axis : int, default -1
+
+    Examples
+    --------
+    >>> [round(float(generalized_mean([1.0, 4.0], p)), 3) for p in (1, 0, -1, float("inf"))]
+    [2.5, 2.0, 1.6, 4.0]
     """
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p):
         raise ValueError(f"p must be a real number (or +/-inf), got {p!r}")
@@ -139,7 +192,19 @@ def generalized_mean(values, p: float, where=None, axis: int = -1) -> np.ndarray
 
 
 def quadratic_utility(u: float = 0.65) -> Callable[[np.ndarray], np.ndarray]:
-    """g(x) = a x^2 + (1 - a) x with g(1) = 1, g(1/2) = u (Eq. 8 for u = 0.65: -0.6 x^2 + 1.6 x)."""
+    """g(x) = a x^2 + (1 - a) x with g(1) = 1, g(1/2) = u (Eq. 8 for u = 0.65: -0.6 x^2 + 1.6 x).
+
+    Parameters
+    ----------
+    u : float, default 0.65
+        g(1/2), in [0.5, 0.75].
+
+    Examples
+    --------
+    >>> g = quadratic_utility(0.65)
+    >>> [round(float(g(x)), 3) for x in (1 / 3, 0.5, 1)]
+    [0.467, 0.65, 1.0]
+    """
     check_scalar(u, "u", low=0.5, high=0.75)
     a = 2.0 - 4.0 * u
     return lambda x: a * np.asarray(x, dtype=float) ** 2 + (1.0 - a) * np.asarray(x, dtype=float)
@@ -175,7 +240,18 @@ def _rule_f_beta(mask, cost, beta=1.0):
 
 
 def ha_eta(cost) -> np.ndarray:
-    """η(y) of Ha's loss from a determinate matrix whose column y is η(y) off the diagonal, 0 on it."""
+    """η(y) of Ha's loss from a determinate matrix whose column y is η(y) off the diagonal, 0 on it.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+        Zero on the diagonal, each column constant off it.
+
+    Examples
+    --------
+    >>> ha_eta([[0, 2], [1, 0]]).tolist()
+    [1.0, 2.0]
+    """
     cost = check_cost_matrix(cost)
     k = cost.shape[0]
     off = ~np.eye(k, dtype=bool)
@@ -244,6 +320,24 @@ def extended_cost_matrix(cost, rule: str, **params) -> tuple[list[tuple[int, ...
 
     Row s holds :math:`c_{\\hat Y}(y)` for the s-th subset of :func:`subsets` and every truth y
     (Yang et al. 2017, Table II; rules of Def. 3, Tables III, IV, IX, Section V-c, Eqs. 12-16).
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+        The determinate costs.
+    rule : str
+        One of ``RULES``.
+    **params
+        The rule's parameters (``u`` for "utility", ``beta`` for "f_beta", ``delta`` and ``eta`` for
+        "ha", ``p`` and ``epsilon`` for "generalized_mean", ``r`` and ``variant`` for "p_discounted").
+
+    Examples
+    --------
+    Under 0/1 costs the discounted cost of a two-class set is 1/2 whatever the truth:
+
+    >>> rows, matrix = extended_cost_matrix([[0, 1], [1, 0]], "discounted")
+    >>> rows, matrix.tolist()
+    ([(0,), (1,), (0, 1)], [[0.0, 1.0], [1.0, 0.0], [0.5, 0.5]])
     """
     cost = check_cost_matrix(cost)
     k = cost.shape[0]
@@ -255,7 +349,21 @@ def extended_cost_matrix(cost, rule: str, **params) -> tuple[list[tuple[int, ...
 
 
 def p_discounted_cost_matrix(cost, r: float, variant: str = "cautious") -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """p-discounted costs (Eqs. 14-16) for every non-empty subset: ``extended_cost_matrix(cost, "p_discounted")``."""
+    """p-discounted costs (Eqs. 14-16) for every non-empty subset: ``extended_cost_matrix(cost, "p_discounted")``.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+    r : float
+        In [0, 1]: the order of the mean is 1 - r (1 + r outside the set for "mistake_averse").
+    variant : {"cautious", "mistake_averse"}, default "cautious"
+
+    Examples
+    --------
+    >>> rows, matrix = p_discounted_cost_matrix([[0, 1], [1, 0]], r=0.5)
+    >>> matrix.round(3).tolist()
+    [[0.0, 1.0], [1.0, 0.0], [0.25, 0.25]]
+    """
     return extended_cost_matrix(cost, "p_discounted", r=r, variant=variant)
 
 
@@ -264,6 +372,21 @@ def set_cost_table(cost, y_set, rule: str = "p_discounted", **params) -> np.ndar
 
     Row i is the row of ``y_set[i]`` in :func:`extended_cost_matrix` (Yang et al. 2017, Table II)
     without enumerating the subsets: the rule is evaluated on the distinct predicted sets only.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+    y_set : array-like of bool, shape (n, K)
+    rule : str, default "p_discounted"
+        One of ``RULES``.
+    **params
+        The rule's parameters, as in ``extended_cost_matrix``.
+
+    Examples
+    --------
+    >>> cost = [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    >>> set_cost_table(cost, [[1, 1, 0], [0, 0, 1]], rule="discounted").tolist()
+    [[0.5, 0.5, 1.0], [1.0, 1.0, 0.0]]
     """
     cost = check_cost_matrix(cost)
     y_set = check_set_matrix(y_set, n_classes=cost.shape[0])
@@ -276,6 +399,23 @@ def set_costs(cost, y_true, y_set, rule: str = "p_discounted", **params) -> np.n
 
     Equals ``matrix[subset_index(y_set[i]), y_true[i]]`` of :func:`extended_cost_matrix`: the
     truth's column of :func:`set_cost_table`.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+    y_true : array-like of shape (n,)
+        Class indices 0..K-1.
+    y_set : array-like of bool, shape (n, K)
+    rule : str, default "p_discounted"
+        One of ``RULES``.
+    **params
+        The rule's parameters, as in ``extended_cost_matrix``.
+
+    Examples
+    --------
+    >>> cost = [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    >>> set_costs(cost, [0, 0], [[1, 1, 0], [0, 0, 1]], rule="discounted").tolist()
+    [0.5, 1.0]
     """
     cost = check_cost_matrix(cost)
     y_true, y_set, _ = check_targets_and_sets(y_true, check_set_matrix(y_set, n_classes=cost.shape[0]))
@@ -283,12 +423,44 @@ def set_costs(cost, y_true, y_set, rule: str = "p_discounted", **params) -> np.n
 
 
 def average_set_cost(cost, y_true, y_set, rule: str = "p_discounted", **params) -> float:
-    """Empirical risk (Eq. 4) of set-valued predictions: the mean of :func:`set_costs`."""
+    """Empirical risk (Eq. 4) of set-valued predictions: the mean of :func:`set_costs`.
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+    y_true : array-like of shape (n,)
+        Class indices 0..K-1.
+    y_set : array-like of bool, shape (n, K)
+    rule : str, default "p_discounted"
+        One of ``RULES``.
+    **params
+        The rule's parameters, as in ``extended_cost_matrix``.
+
+    Examples
+    --------
+    >>> cost = [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    >>> average_set_cost(cost, [0, 0], [[1, 1, 0], [0, 0, 1]], rule="discounted")
+    0.75
+    >>> average_set_cost(cost, [0, 0], [[1, 1, 0], [0, 0, 1]], r=0.5)
+    0.625
+    """
     return float(set_costs(cost, y_true, y_set, rule, **params).mean())
 
 
 def ordinal_cost_matrix(n_classes: int, norm: float = 1.0) -> np.ndarray:
-    """ℓ_k ordinal costs :math:`|i - j|^{norm}` between ranked classes (Section VII-A; ℓ1 for norm = 1)."""
+    """ℓ_k ordinal costs :math:`|i - j|^{norm}` between ranked classes (Section VII-A; ℓ1 for norm = 1).
+
+    Parameters
+    ----------
+    n_classes : int
+        K >= 2 ranked classes.
+    norm : float, default 1.0
+
+    Examples
+    --------
+    >>> ordinal_cost_matrix(3).tolist()
+    [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]
+    """
     check_scalar(n_classes, "n_classes", low=2, integer=True)
     check_scalar(norm, "norm", low=0, low_inclusive=False)
     ranks = np.arange(n_classes, dtype=float)
@@ -321,7 +493,14 @@ TABLE_VIII = {
 
 @dataclass(frozen=True)
 class PropertyResult:
-    """Whether a property holds; ``witness`` is a counter-example when it fails (an example for 1 and 9)."""
+    """Whether a property holds; ``witness`` is a counter-example when it fails (an example for 1 and 9).
+
+    Examples
+    --------
+    >>> result = PropertyResult(9, holds=False, witness=None)
+    >>> result.name
+    'correctness cost-sensitivity'
+    """
 
     number: int
     holds: bool
@@ -354,6 +533,23 @@ def is_possible(subset, subset_costs, cost) -> tuple[bool, np.ndarray | None, fl
 
     Maximises t subject to E_p[c_y - c_Y] >= t for every member y, p in the simplex. Returns
     (possible, the maximising p when possible, t*).
+
+    Parameters
+    ----------
+    subset : tuple of int
+        The class indices of the set.
+    subset_costs : array-like of shape (K,)
+        The costs of predicting the set, one per true class.
+    cost : array-like of shape (K, K)
+        The determinate costs.
+
+    Examples
+    --------
+    Under 0/1 costs a two-class set costing 0.35 beats both classes when p = (1/2, 1/2):
+
+    >>> possible, p, margin = is_possible((0, 1), [0.35, 0.35], [[0, 1], [1, 0]])
+    >>> possible, p.round(3).tolist(), round(margin, 3)
+    (True, [0.5, 0.5], 0.15)
     """
     from scipy.optimize import linprog  # imported on first use: scipy.optimize is slow to import
 
@@ -381,6 +577,22 @@ def check_properties(subset_list, matrix, properties=tuple(range(1, 11))) -> dic
     predictions (:math:`|Y| \\ge 2`; on singletons c_Y equals its discounted cost); Property 2 is read as
     "c_Y is not element-wise >= its discounted cost" (the necessary condition of Proposition 1;
     the printed sign is discussed in the chapter's errata). Comparisons use a tolerance 1e-9.
+
+    Parameters
+    ----------
+    subset_list : list of tuple
+        The subsets of the rows of ``matrix``, every singleton among them.
+    matrix : array-like
+        The extended cost matrix, shape (S, K).
+    properties : iterable of int, default 1..10
+        The properties to check.
+
+    Examples
+    --------
+    >>> rows, matrix = extended_cost_matrix([[0, 1], [1, 0]], "utility", u=0.65)
+    >>> result = check_properties(rows, matrix, properties=(1,))[1]
+    >>> result.holds, result.witness["subset"]
+    (True, (0, 1))
     """
     mask, matrix, cost = _check_extended(subset_list, matrix)
     unknown = [p for p in properties if p not in PROPERTY_NAMES]
@@ -470,12 +682,42 @@ def check_properties(subset_list, matrix, properties=tuple(range(1, 11))) -> dic
 
 
 def property_table(subset_list, matrix) -> dict[int, bool]:
-    """{property number: holds} for Properties 1-10 (see :func:`check_properties`)."""
+    """{property number: holds} for Properties 1-10 (see :func:`check_properties`).
+
+    Parameters
+    ----------
+    subset_list : list of tuple
+    matrix : array-like
+        The extended cost matrix, shape (S, K).
+
+    Examples
+    --------
+    >>> rows, matrix = extended_cost_matrix([[0, 1], [1, 0]], "utility", u=0.65)
+    >>> [n for n, holds in property_table(rows, matrix).items() if not holds]
+    [9]
+    """
     return {n: r.holds for n, r in check_properties(subset_list, matrix).items()}
 
 
 def suits_setting(holds: dict[int, bool], setting: str) -> bool:
-    """Table VIII: no necessary (N) property fails and no undesirable (U) property holds."""
+    """Table VIII: no necessary (N) property fails and no undesirable (U) property holds.
+
+    Parameters
+    ----------
+    holds : dict of int to bool
+        Whether each property 1-10 holds, as ``property_table`` returns it.
+    setting : str
+        A key of ``TABLE_VIII`` ("filtering" or "choice").
+
+    Examples
+    --------
+    Ha's class-selective rejection with a cost 0.2 per extra class suits filtering, not choice:
+
+    >>> cost = [[0, 1, 1], [1, 0, 1], [1, 1, 0]]
+    >>> rows, matrix = extended_cost_matrix(cost, "ha", delta=0.2)
+    >>> [suits_setting(property_table(rows, matrix), setting) for setting in ("filtering", "choice")]
+    [True, False]
+    """
     if setting not in TABLE_VIII:
         raise ValueError(f"setting must be one of {tuple(TABLE_VIII)}, got {setting!r}")
     marks = TABLE_VIII[setting]
@@ -483,7 +725,23 @@ def suits_setting(holds: dict[int, bool], setting: str) -> bool:
 
 
 def cost_table(subset_list, matrix, labels) -> "pd.DataFrame":
-    """An extended matrix as a table: column ``subset`` ("h,b"), then one column per true class label."""
+    """An extended matrix as a table: column ``subset`` ("h,b"), then one column per true class label.
+
+    Parameters
+    ----------
+    subset_list : list of tuple
+    matrix : array-like
+        The extended cost matrix, shape (S, K).
+    labels : list
+        The K class labels, in column order.
+
+    Examples
+    --------
+    >>> rows, matrix = extended_cost_matrix([[0, 1], [1, 0]], "utility", u=0.65)
+    >>> table = cost_table(rows, matrix, ["h", "b"])
+    >>> table["subset"].tolist(), table["h"].round(3).tolist()
+    (['h', 'b', 'h,b'], [0.0, 1.0, 0.35])
+    """
     import pandas as pd
 
     matrix = check_array(matrix, "matrix", ndim=2)

@@ -40,7 +40,22 @@ TOL = 1e-12
 # precise probabilities
 # --------------------------------------------------------------------------------------------
 def expected_costs(proba, matrix) -> np.ndarray:
-    """(n, S) expected cost of every row (prediction) of a cost matrix (S, K) under ``proba`` (n, K) (Eq. 1)."""
+    """(n, S) expected cost of every row (prediction) of a cost matrix (S, K) under ``proba`` (n, K) (Eq. 1).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, K)
+        Posterior probabilities, rows summing to one.
+    matrix : array-like
+        Shape (S, K): the cost of each prediction (row) for each true class (column).
+
+    Examples
+    --------
+    Under u65's costs (0/1, and 0.35 for the two-class set whatever the truth):
+
+    >>> expected_costs([[0.5, 0.5], [0.9, 0.1]], [[0, 1], [1, 0], [0.35, 0.35]]).round(3).tolist()
+    [[0.5, 0.5, 0.35], [0.1, 0.9, 0.35]]
+    """
     proba = check_probabilities(proba)
     matrix = check_array(matrix, "matrix", ndim=2)
     if matrix.shape[1] != proba.shape[1]:
@@ -53,6 +68,21 @@ def optimal_set(proba, subset_list, matrix) -> np.ndarray:
 
     Ties go to the first subset of ``subset_list`` (for :func:`credalbook.costs.subsets`, the
     smallest set, then the lexicographically first).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, K)
+        Posterior probabilities, rows summing to one.
+    subset_list : list of tuple
+        The predictions, one subset of class indices per row of ``matrix``.
+    matrix : array-like
+        The extended cost matrix, shape (S, K).
+
+    Examples
+    --------
+    >>> subsets, u65_costs = [(0,), (1,), (0, 1)], [[0, 1], [1, 0], [0.35, 0.35]]
+    >>> optimal_set([[0.5, 0.5], [0.9, 0.1]], subsets, u65_costs).astype(int).tolist()
+    [[1, 1], [1, 0]]
     """
     proba = check_probabilities(proba)
     mask = membership(subset_list, proba.shape[1])
@@ -67,7 +97,20 @@ def optimal_set(proba, subset_list, matrix) -> np.ndarray:
 # probability intervals and lower expectations
 # --------------------------------------------------------------------------------------------
 def check_intervals(lower, upper, atol: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
-    """(n, K) lower/upper probabilities with 0 <= l <= u <= 1 and Σl <= 1 <= Σu (a non-empty credal set)."""
+    """(n, K) lower/upper probabilities with 0 <= l <= u <= 1 and Σl <= 1 <= Σu (a non-empty credal set).
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    atol : float, default 1e-9
+
+    Examples
+    --------
+    >>> lower, upper = check_intervals([0.2, 0.3, 0.1], [0.6, 0.5, 0.4])
+    >>> lower.tolist(), upper.tolist()
+    ([[0.2, 0.3, 0.1]], [[0.6, 0.5, 0.4]])
+    """
     lower = np.atleast_2d(check_array(lower, "lower"))
     upper = np.atleast_2d(check_array(upper, "upper"))
     if lower.ndim != 2 or lower.shape != upper.shape:
@@ -85,7 +128,21 @@ def check_intervals(lower, upper, atol: float = 1e-9) -> tuple[np.ndarray, np.nd
 
 
 def reachable_intervals(lower, upper) -> tuple[np.ndarray, np.ndarray]:
-    """Tightest intervals of the same credal set (de Campos et al. 1994): l' = max(l, 1 - Σ_{-k} u), etc."""
+    """Tightest intervals of the same credal set (de Campos et al. 1994): l' = max(l, 1 - Σ_{-k} u), etc.
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+
+    Examples
+    --------
+    The upper bound 0.9 of the third class cannot be reached (the others need at least 0.5):
+
+    >>> lower, upper = reachable_intervals([[0.2, 0.3, 0.1]], [[0.6, 0.5, 0.9]])
+    >>> upper.round(3).tolist()
+    [[0.6, 0.5, 0.5]]
+    """
     lower, upper = check_intervals(lower, upper)
     new_lower = np.maximum(lower, 1.0 - (upper.sum(axis=1, keepdims=True) - upper))
     new_upper = np.minimum(upper, 1.0 - (lower.sum(axis=1, keepdims=True) - lower))
@@ -93,7 +150,20 @@ def reachable_intervals(lower, upper) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lower_probability(lower, upper, event) -> np.ndarray:
-    """P̲(A) = max(Σ_A l, 1 - Σ_{A^c} u) of an event (boolean (K,) or (n, K)) for reachable intervals."""
+    """P̲(A) = max(Σ_A l, 1 - Σ_{A^c} u) of an event (boolean (K,) or (n, K)) for reachable intervals.
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    event : array-like of bool, shape (K,) or (n, K)
+
+    Examples
+    --------
+    >>> lower, upper = [[0.2, 0.3, 0.1]], [[0.6, 0.5, 0.4]]
+    >>> lower_probability(lower, upper, [True, True, False]).round(3).tolist()
+    [0.6]
+    """
     lower, upper = reachable_intervals(lower, upper)
     event = np.asarray(event)
     if event.dtype != bool or event.shape not in ((lower.shape[1],), lower.shape):
@@ -109,6 +179,21 @@ def lower_expectation_intervals(lower, upper, f) -> np.ndarray:
     The Choquet integral of the lower probability of de Campos et al. (1994), which is
     2-monotone: sort f ascending, E̲ = f_(1) + Σ_i (f_(i) - f_(i-1)) P̲({(i), ..., (K)}).
     Vectorised over instances and any middle axes (e.g. the K(K-1) pairs of maximality).
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    f : array-like of shape (n, ..., K)
+        Gains, the last axis over the classes.
+
+    Examples
+    --------
+    The lower expectation of the indicator of class 0 is its lower probability:
+
+    >>> lower, upper = [[0.2, 0.3, 0.1]], [[0.6, 0.5, 0.4]]
+    >>> lower_expectation_intervals(lower, upper, [[1.0, 0.0, 0.0]]).round(3).tolist()
+    [0.2]
     """
     lower, upper = reachable_intervals(lower, upper)
     f = check_array(f, "f")
@@ -130,7 +215,23 @@ def lower_expectation_intervals(lower, upper, f) -> np.ndarray:
 
 
 def lower_expectation_lp(f, *, a_ub=None, b_ub=None, bounds=None) -> float:
-    """min_p Σ p f over {p >= 0, Σp = 1, a_ub p <= b_ub, bounds}: the LP oracle of Eq. (5)."""
+    """min_p Σ p f over {p >= 0, Σp = 1, a_ub p <= b_ub, bounds}: the LP oracle of Eq. (5).
+
+    Parameters
+    ----------
+    f : array-like of shape (K,)
+        Gains.
+    a_ub : array-like, default None
+    b_ub : array-like, default None
+        Linear constraints ``a_ub @ p <= b_ub`` on the probabilities (shapes (m, K) and (m,)).
+    bounds : list of tuple, default None
+        The (low, high) bounds of each probability ((0, 1) when None).
+
+    Examples
+    --------
+    >>> round(lower_expectation_lp([1.0, 0.0, 0.0], bounds=[(0.2, 0.6), (0.3, 0.5), (0.1, 0.4)]), 3)
+    0.2
+    """
     from scipy.optimize import linprog  # imported on first use: scipy.optimize is slow to import
 
     f = check_array(f, "f", ndim=1)
@@ -143,7 +244,20 @@ def lower_expectation_lp(f, *, a_ub=None, b_ub=None, bounds=None) -> float:
 
 
 def lower_expectation_intervals_lp(lower, upper, f) -> np.ndarray:
-    """The LP oracle of :func:`lower_expectation_intervals` (one LP per instance; f of shape (n, K))."""
+    """The LP oracle of :func:`lower_expectation_intervals` (one LP per instance; f of shape (n, K)).
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    f : array-like of shape (n, K)
+
+    Examples
+    --------
+    >>> lower, upper = [[0.2, 0.3, 0.1]], [[0.6, 0.5, 0.4]]
+    >>> lower_expectation_intervals_lp(lower, upper, [[1.0, 0.0, 0.0]]).round(3).tolist()
+    [0.2]
+    """
     lower, upper = check_intervals(lower, upper)
     f = check_array(f, "f", ndim=2)
     if f.shape != lower.shape:
@@ -156,6 +270,15 @@ def interval_vertices(lower, upper) -> np.ndarray:
 
     Every extreme point of the core of a 2-monotone capacity is obtained by a permutation of the
     classes: start from the lower bounds and fill each class in turn up to its upper bound.
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (K,)
+
+    Examples
+    --------
+    >>> interval_vertices([0.2, 0.3, 0.1], [0.6, 0.5, 0.4]).round(3).tolist()
+    [[0.2, 0.4, 0.4], [0.2, 0.5, 0.3], [0.3, 0.3, 0.4], [0.4, 0.5, 0.1], [0.6, 0.3, 0.1]]
     """
     lower, upper = reachable_intervals(np.atleast_2d(lower), np.atleast_2d(upper))
     if lower.shape[0] != 1:
@@ -179,13 +302,35 @@ def interval_vertices(lower, upper) -> np.ndarray:
 # maximality
 # --------------------------------------------------------------------------------------------
 def pairwise_cost_differences(cost) -> np.ndarray:
-    """(K, K, K) array D[i, j] = c_j - c_i (Eq. 6: i is preferred to j iff E̲[D[i, j]] > 0)."""
+    """(K, K, K) array D[i, j] = c_j - c_i (Eq. 6: i is preferred to j iff E̲[D[i, j]] > 0).
+
+    Parameters
+    ----------
+    cost : array-like of shape (K, K)
+        The determinate costs.
+
+    Examples
+    --------
+    >>> D = pairwise_cost_differences([[0, 1], [1, 0]])
+    >>> D[0, 1].tolist()
+    [1.0, -1.0]
+    """
     cost = check_cost_matrix(cost)
     return cost[None, :, :] - cost[:, None, :]
 
 
 def undominated(dominates) -> np.ndarray:
-    """(..., K) bool: the classes no other class dominates, from ``dominates[..., a, b]`` (a dominates b)."""
+    """(..., K) bool: the classes no other class dominates, from ``dominates[..., a, b]`` (a dominates b).
+
+    Parameters
+    ----------
+    dominates : array-like of bool, shape (..., K, K)
+
+    Examples
+    --------
+    >>> undominated([[False, True, True], [False, False, False], [False, False, False]]).tolist()
+    [True, False, False]
+    """
     dominates = np.asarray(dominates, dtype=bool)
     if dominates.ndim < 2 or dominates.shape[-1] != dominates.shape[-2]:
         raise ValueError(f"dominates must be a (..., K, K) array of pairwise dominance, got shape {dominates.shape}")
@@ -197,6 +342,19 @@ def interval_dominance(lower, upper, *, ties_dominate: bool = False) -> np.ndarr
 
     ``ties_dominate``: a lower probability equal to k's upper one also drops k (the closed-set
     reading of an open credal set, e.g. Weka-IP's credal tree leaves).
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    ties_dominate : bool, default False
+
+    Examples
+    --------
+    Class 1's upper probability 0.4 is below class 0's lower 0.5:
+
+    >>> interval_dominance([[0.5, 0.1, 0.2]], [[0.7, 0.4, 0.55]]).tolist()
+    [[True, False, True]]
     """
     lower, upper = check_array(lower, "lower"), check_array(upper, "upper")
     if lower.shape != upper.shape or np.any(lower > upper):
@@ -206,7 +364,19 @@ def interval_dominance(lower, upper, *, ties_dominate: bool = False) -> np.ndarr
 
 
 def maximal_from_lower(lower_gains: np.ndarray) -> np.ndarray:
-    """Eq. (7): classes j with no i such that E̲[c_j - c_i] > 0, from an (n, K, K) array of those lower expectations."""
+    """Eq. (7): classes j with no i such that E̲[c_j - c_i] > 0, from an (n, K, K) array of those lower expectations.
+
+    Parameters
+    ----------
+    lower_gains : ndarray of shape (n, K, K)
+        ``lower_gains[:, i, j]``: the lower expectation of c_j - c_i.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> maximal_from_lower(np.array([[[0.0, 0.2], [-0.2, 0.0]]])).tolist()
+    [[True, False]]
+    """
     lower_gains = check_array(lower_gains, "lower_gains", ndim=3)
     if lower_gains.shape[1] != lower_gains.shape[2]:
         raise ValueError(f"lower_gains must have shape (n, K, K), got {lower_gains.shape}")
@@ -217,6 +387,22 @@ def maximality(lower_expectation: Callable[[np.ndarray], np.ndarray], cost, n: i
     """(n, K) maximal classes (Def. 2, Eqs. 6-7) with K(K-1) pairwise lower expectations.
 
     ``lower_expectation(f)`` maps gains of shape (n, K, K, K) (instance, i, j, truth) to (n, K, K).
+
+    Parameters
+    ----------
+    lower_expectation : callable
+        Maps gains of shape (n, K, K, K) to their lower expectations, shape (n, K, K).
+    cost : array-like of shape (K, K)
+        The determinate costs.
+    n : int
+        The number of instances.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lower, upper = np.array([[0.4, 0.3, 0.1]]), np.array([[0.6, 0.5, 0.2]])
+    >>> maximality(lambda f: lower_expectation_intervals(lower, upper, f), 1 - np.eye(3), 1).tolist()
+    [[True, True, False]]
     """
     if not callable(lower_expectation):
         raise TypeError(f"lower_expectation must be callable, got {type(lower_expectation).__name__}")
@@ -227,7 +413,20 @@ def maximality(lower_expectation: Callable[[np.ndarray], np.ndarray], cost, n: i
 
 
 def maximality_intervals(lower, upper, cost) -> np.ndarray:
-    """(n, K) maximal classes under probability intervals (n, K) and a determinate cost matrix (K, K)."""
+    """(n, K) maximal classes under probability intervals (n, K) and a determinate cost matrix (K, K).
+
+    Parameters
+    ----------
+    lower, upper : array-like of shape (n, K)
+        Lower and upper probabilities of each class, one row per instance.
+    cost : array-like of shape (K, K)
+        The determinate costs.
+
+    Examples
+    --------
+    >>> maximality_intervals([[0.4, 0.3, 0.1]], [[0.6, 0.5, 0.2]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]]).tolist()
+    [[True, True, False]]
+    """
     lower, upper = check_intervals(lower, upper)
     cost = check_cost_matrix(cost)
     if cost.shape[0] != lower.shape[1]:
@@ -243,6 +442,17 @@ def expected_f_beta(proba, beta: float = 1.0) -> np.ndarray:
 
     For p sorted decreasingly, E(r) = (1 + β²) Σ_{j ≤ r} p_(j) / (β² + r) (del Coz & Bahamonde
     2009, JMLR 10, Theorem 1; Zaffalon, Corani & Mauá 2012, §9.3, Eq. 9).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, K)
+        Posterior probabilities, rows summing to one.
+    beta : float, default 1.0
+
+    Examples
+    --------
+    >>> expected_f_beta([[0.5, 0.4, 0.1]]).round(3).tolist()
+    [[0.5, 0.6, 0.5]]
     """
     proba = check_probabilities(proba, "proba")
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
@@ -252,7 +462,19 @@ def expected_f_beta(proba, beta: float = 1.0) -> np.ndarray:
 
 
 def f_beta_sets(proba, beta: float = 1.0) -> np.ndarray:
-    """(n, K) bool: the r* most probable classes maximising the expected F_β (the smallest r* on ties)."""
+    """(n, K) bool: the r* most probable classes maximising the expected F_β (the smallest r* on ties).
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, K)
+        Posterior probabilities, rows summing to one.
+    beta : float, default 1.0
+
+    Examples
+    --------
+    >>> f_beta_sets([[0.5, 0.4, 0.1], [0.9, 0.05, 0.05]]).astype(int).tolist()
+    [[1, 1, 0], [1, 0, 0]]
+    """
     proba = check_probabilities(proba, "proba")
     expected = expected_f_beta(proba, beta)
     r_star = np.argmax(expected >= expected.max(axis=1, keepdims=True) - 1e-12, axis=1) + 1
@@ -263,7 +485,20 @@ def f_beta_sets(proba, beta: float = 1.0) -> np.ndarray:
 
 
 def threshold_sets(proba, threshold: float) -> np.ndarray:
-    """(n, K) bool: the most probable class if its probability is at least ``threshold``, else every class."""
+    """(n, K) bool: the most probable class if its probability is at least ``threshold``, else every class.
+
+    Parameters
+    ----------
+    proba : array-like of shape (n, K)
+        Posterior probabilities, rows summing to one.
+    threshold : float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> threshold_sets([[0.7, 0.2, 0.1], [0.5, 0.3, 0.2]], 0.6).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 1]]
+    """
     proba = check_probabilities(proba, "proba")
     check_scalar(threshold, "threshold", low=0.0, high=1.0)
     sets = np.zeros(proba.shape, dtype=bool)

@@ -42,6 +42,19 @@ class QuadraticUtility:
     ``u_half`` in [0.5, 1): 0.5 is the risk-neutral (linear) utility, larger values express
     more risk aversion; ``u_half`` >= 1 would value a two-class set as much as a correct
     single class, and ``u_half`` < 0.5 is risk seeking (convex), against Assumption (A6).
+
+    Parameters
+    ----------
+    u_half : float
+        u(1/2), in [0.5, 1).
+
+    Examples
+    --------
+    >>> u = QuadraticUtility(0.65)
+    >>> u
+    QuadraticUtility(u_half=0.65: u(x) = -0.6 x^2 + 1.6 x)
+    >>> round(float(u(0.5)), 3), round(float(u.inverse(0.65)), 3)
+    (0.65, 0.5)
     """
 
     def __init__(self, u_half: float):
@@ -77,7 +90,19 @@ class QuadraticUtility:
 
 
 def quadratic_utility(u_half: float) -> QuadraticUtility:
-    """The quadratic utility with u(0) = 0, u(0.5) = ``u_half``, u(1) = 1 (``u65``: 0.65, ``u80``: 0.8)."""
+    """The quadratic utility with u(0) = 0, u(0.5) = ``u_half``, u(1) = 1 (``u65``: 0.65, ``u80``: 0.8).
+
+    Parameters
+    ----------
+    u_half : float
+        u(1/2), in [0.5, 1).
+
+    Examples
+    --------
+    >>> u80 = quadratic_utility(0.8)
+    >>> [round(float(u80(x)), 3) for x in (0, 1 / 3, 0.5, 1)]
+    [0.0, 0.6, 0.8, 1.0]
+    """
     return QuadraticUtility(u_half)
 
 
@@ -113,7 +138,26 @@ def _hits_and_sizes(y_true, y_set, labels=None, empty="error") -> tuple[np.ndarr
 
 
 def discounted_accuracy_scores(y_true, y_set, *, labels=None, empty: str = "error") -> np.ndarray:
-    """Per-instance discounted accuracy :math:`\\mathbb{1}[y \\in Y]/|Y|` (Theorem 1), shape (n,)."""
+    """Per-instance discounted accuracy :math:`\\mathbb{1}[y \\in Y]/|Y|` (Theorem 1), shape (n,).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> discounted_accuracy_scores(y_true, y_set, labels=["a", "b", "c"]).round(3).tolist()
+    [1.0, 0.5, 0.0, 0.333]
+    """
     hits, sizes, _ = _hits_and_sizes(y_true, y_set, labels, empty)
     return np.divide(hits, sizes, out=np.zeros(sizes.shape), where=sizes > 0)
 
@@ -123,6 +167,25 @@ def utility_discounted_accuracy_scores(y_true, y_set, u=0.65, *, labels=None, em
 
     ``u`` is u(0.5) of the quadratic utility (0.65 and 0.8 are the paper's u65 and u80; 0.5
     gives discounted accuracy) or a callable utility with u(0) = 0 and u(1) = 1.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    u : float or callable, default 0.65
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> utility_discounted_accuracy_scores(y_true, y_set, u=0.65, labels=["a", "b", "c"]).round(3).tolist()
+    [1.0, 0.65, 0.0, 0.467]
     """
     hits, sizes, n_classes = _hits_and_sizes(y_true, y_set, labels, empty)
     table = _utility_table(u, n_classes)
@@ -130,14 +193,54 @@ def utility_discounted_accuracy_scores(y_true, y_set, u=0.65, *, labels=None, em
 
 
 def f_beta_set_scores(y_true, y_set, beta: float = 1.0, *, labels=None, empty: str = "error") -> np.ndarray:
-    """Per-instance F-beta of a set (Section 9.3): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`."""
+    """Per-instance F-beta of a set (Section 9.3): :math:`(1+\\beta^2)\\mathbb{1}[y\\in Y]/(\\beta^2+|Y|)`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    beta : float, default 1.0
+        Weight of recall against precision (> 0).
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> f_beta_set_scores(y_true, y_set, labels=["a", "b", "c"]).round(3).tolist()
+    [1.0, 0.667, 0.0, 0.5]
+    """
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
     hits, sizes, _ = _hits_and_sizes(y_true, y_set, labels, empty)
     return (1.0 + beta**2) * hits / (beta**2 + sizes)
 
 
 def recall_set_scores(y_true, y_set, *, labels=None, empty: str = "error") -> np.ndarray:
-    """Per-instance recall of a set: 1 when the actual class is in the set, else 0 (Section 9.3)."""
+    """Per-instance recall of a set: 1 when the actual class is in the set, else 0 (Section 9.3).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> recall_set_scores(y_true, y_set, labels=["a", "b", "c"]).tolist()
+    [1.0, 1.0, 0.0, 1.0]
+    """
     hits, _, _ = _hits_and_sizes(y_true, y_set, labels, empty)
     return hits.astype(float)
 
@@ -148,6 +251,24 @@ def size_hit_counts(y_true, y_set, *, labels=None, empty: str = "error") -> np.n
     Every measure of this module depends on an instance only through the size of Y and 1[y ∈ Y], so each
     mean below is a weighted sum of these counts: one compiled pass over the set matrix's bytes
     and the labels (``credalbook._kernels.size_hit_counts``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> size_hit_counts(y_true, y_set, labels=["a", "b", "c"]).tolist()
+    [[0, 0], [0, 1], [1, 1], [0, 1]]
     """
     from credalbook._kernels import size_hit_counts as count
 
@@ -179,6 +300,19 @@ def _per_size(function, n_classes: int) -> np.ndarray:
 def discounted_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
     """Mean discounted accuracy (Theorem 1); equals the precision of the sets (Section 9.3).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
     >>> discounted_accuracy(["a", "b", "c"], [[1, 0, 0], [1, 1, 0], [0, 0, 0]], labels=["a", "b", "c"], empty="miss")
     0.5
     """
@@ -189,6 +323,21 @@ def discounted_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> 
 def utility_discounted_accuracy(y_true, y_set, u=0.65, *, labels=None, empty: str = "error") -> float:
     """Mean utility-discounted accuracy :math:`\\hat E[u(h)]` (Eq. (1)); see the ``*_scores`` variant.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    u : float or callable, default 0.65
+        u(0.5) of the quadratic utility (0.65: u65, 0.8: u80), or a utility with u(0) = 0 and u(1) = 1.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
     >>> round(utility_discounted_accuracy([0, 1], [[True, True], [False, True]], u=0.65), 3)
     0.825
     """
@@ -198,37 +347,141 @@ def utility_discounted_accuracy(y_true, y_set, u=0.65, *, labels=None, empty: st
 
 
 def f_beta_set(y_true, y_set, beta: float = 1.0, *, labels=None, empty: str = "error") -> float:
-    """Mean F-beta of the predicted sets (Section 9.3)."""
+    """Mean F-beta of the predicted sets (Section 9.3).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    beta : float, default 1.0
+        Weight of recall against precision (> 0).
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> round(f_beta_set(y_true, y_set, labels=["a", "b", "c"]), 3)
+    0.542
+    """
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
     counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     return _mean(_per_size(lambda k: (1.0 + beta**2) / (beta**2 + k), counts.shape[0] - 1), counts)
 
 
 def recall_set(y_true, y_set, *, labels=None, empty: str = "error") -> float:
-    """Fraction of predicted sets that contain the actual class."""
+    """Fraction of predicted sets that contain the actual class.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> recall_set(y_true, y_set, labels=["a", "b", "c"])
+    0.75
+    """
     counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     return _mean(_per_size(np.ones_like, counts.shape[0] - 1), counts)
 
 
 def determinacy(y_set, *, empty: str = "error") -> float:
-    """Fraction of determinate (single-class) predictions (an empty set is not one)."""
+    """Fraction of determinate (single-class) predictions (an empty set is not one).
+
+    Parameters
+    ----------
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets.
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> determinacy([[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]])
+    0.25
+    """
     return float((set_sizes(y_set, empty=empty) == 1).mean())
 
 
 def average_set_size(y_set, *, empty: str = "error") -> float:
-    """Mean number of predicted classes per instance (an empty set counts 0 under ``empty="miss"``)."""
+    """Mean number of predicted classes per instance (an empty set counts 0 under ``empty="miss"``).
+
+    Parameters
+    ----------
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets.
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> average_set_size([[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]])
+    2.0
+    >>> average_set_size([[1, 0], [0, 0]], empty="miss")
+    0.5
+    """
     return float(set_sizes(y_set, empty=empty).mean())
 
 
 def single_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
-    """Accuracy on the determinate predictions; ``nan`` when there is none (undefined, as in JNCC2)."""
+    """Accuracy on the determinate predictions; ``nan`` when there is none (undefined, as in JNCC2).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> single_accuracy(["a", "b", "b"], [[1, 0], [1, 0], [1, 1]], labels=["a", "b"])
+    0.5
+    """
     counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     determinate = counts[1].sum()
     return float(counts[1, 1] / determinate) if determinate else float("nan")
 
 
 def set_accuracy(y_true, y_set, *, labels=None, empty: str = "error") -> float:
-    """Fraction of indeterminate predictions containing the actual class; ``nan`` when there is none."""
+    """Fraction of indeterminate predictions containing the actual class; ``nan`` when there is none.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> round(set_accuracy(y_true, y_set, labels=["a", "b", "c"]), 3)
+    0.667
+    """
     counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
     indeterminate = counts[2:].sum()
     return float(counts[2:, 1].sum() / indeterminate) if indeterminate else float("nan")
@@ -241,6 +494,28 @@ def set_metrics(y_true, y_set, utilities=(0.65, 0.8), beta: float = 1.0, *, labe
     Keys: ``discounted_accuracy``, ``u{100 u(0.5)}`` for each of ``utilities`` (u(0.5) values, e.g.
     ``u65``), ``f_beta``, ``recall``, ``determinacy``, ``average_set_size``, ``single_accuracy``,
     ``set_accuracy``; each equals the function of the same name.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    utilities : tuple of float
+        The u(0.5) values of the quadratic utilities to score, (0.65, 0.8) by default.
+    beta : float, default 1.0
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> scores = set_metrics(y_true, y_set, labels=["a", "b", "c"])
+    >>> {name: round(value, 3) for name, value in scores.items() if name in ("u65", "u80", "average_set_size")}
+    {'u65': 0.529, 'u80': 0.6, 'average_set_size': 2.0}
     """
     check_scalar(beta, "beta", low=0.0, low_inclusive=False)
     counts = size_hit_counts(y_true, y_set, labels=labels, empty=empty)
@@ -267,6 +542,30 @@ def certainty_equivalent(y_true, y_set, u=0.65, *, labels=None, empty: str = "er
     the increasing branch of ``u`` through the origin, except that the value u(1) = 1 maps to
     1: for u(0.5) > 0.75 the quadratic utility is not monotone near 1 (u80 already reaches 1
     at x = 5/6), so a perfect classifier scores 1 while a nearly perfect one scores below 5/6.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        The actual classes: indices 0..K-1, or labels with ``labels=``.
+    y_set : array-like of bool, shape (n, K)
+        The predicted sets, one row per instance, one column per class.
+    u : float or callable, default 0.65
+        u(0.5) of the quadratic utility, or a utility with u(0) = 0 and u(1) = 1.
+    labels : array-like of shape (K,), default None
+        The classes in the order of the columns of ``y_set`` (a classifier's ``classes_``).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    A classifier always returning both classes of two has discounted accuracy 1/2, and 1/2 for sure:
+
+    >>> certainty_equivalent([0, 1], [[1, 1], [1, 1]], u=0.65)
+    0.5
+    >>> y_true = ["a", "b", "a", "c"]
+    >>> y_set = [[1, 0, 0], [1, 1, 0], [0, 1, 1], [1, 1, 1]]
+    >>> round(certainty_equivalent(y_true, y_set, labels=["a", "b", "c"]), 3)
+    0.387
     """
     from scipy.optimize import brentq  # imported on first use: scipy.optimize is slow to import
 

@@ -28,7 +28,18 @@ EMPTY_POLICIES = ("error", "miss", "vacuous")
 
 def row_counts(matrix: np.ndarray) -> np.ndarray:
     """Number of ``True`` per row of a boolean matrix, shape (n,), in one compiled pass over its bytes
-    (``credalbook._kernels.row_sizes``)."""
+    (``credalbook._kernels.row_sizes``).
+
+    Parameters
+    ----------
+    matrix : ndarray of bool, shape (n, K)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> row_counts(np.array([[True, False, True], [False, False, True]])).tolist()
+    [2, 1]
+    """
     from credalbook._kernels import row_sizes
 
     matrix = np.asarray(matrix)
@@ -79,6 +90,24 @@ def check_set_matrix(y_set, name: str = "y_set", n_classes: int | None = None, *
     Accepts booleans or 0/1 integers. Raises ``ValueError`` for a wrong number of dimensions,
     no instance, a number of columns other than ``n_classes``, entries other than 0/1, or an
     empty predicted set unless ``empty`` is ``"miss"`` (kept) or ``"vacuous"`` (every class).
+
+    Parameters
+    ----------
+    y_set : array-like of shape (n, K)
+        Booleans or 0/1 integers, one row per instance.
+    name : str, default "y_set"
+        The argument's name in error messages.
+    n_classes : int, default None
+        The number of columns required (any when None).
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> check_set_matrix([[1, 0], [1, 1]]).tolist()
+    [[True, False], [True, True]]
+    >>> check_set_matrix([[1, 0], [0, 0]], empty="vacuous").tolist()
+    [[True, False], [True, True]]
     """
     return _checked_sets_and_sizes(y_set, name, n_classes, empty)[0]
 
@@ -89,6 +118,18 @@ def encode_targets(y_true, n_classes: int, labels=None, name: str = "y_true") ->
     ``labels`` is the sequence of the K class labels in column order (a classifier's
     ``classes_``); a label of ``y_true`` that is not among them is an error naming it.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    n_classes : int
+        K, the number of columns of the set matrix.
+    labels : array-like of shape (K,), default None
+        The classes in column order; None when ``y_true`` holds indices 0..K-1.
+    name : str, default "y_true"
+        The argument's name in error messages.
+
+    Examples
+    --------
     >>> encode_targets(["b", "a", "b"], 2, labels=["a", "b"]).tolist()
     [1, 0, 1]
     """
@@ -124,6 +165,20 @@ def check_targets_and_sets(y_true, y_set, *, labels=None, empty: str = "error") 
 
     Returns the class indices (n,), the boolean matrix (n, K) and the set sizes (n,);
     ``labels`` and ``empty`` as in :func:`encode_targets` and :func:`check_set_matrix`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_set : array-like of shape (n, K)
+    labels : array-like of shape (K,), default None
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> targets, matrix, sizes = check_targets_and_sets(["b", "a"], [[1, 1], [1, 0]], labels=["a", "b"])
+    >>> targets.tolist(), sizes.tolist()
+    ([1, 0], [2, 1])
     """
     matrix, sizes = _checked_sets_and_sizes(y_set, "y_set", None, empty)
     targets = encode_targets(y_true, matrix.shape[1], labels)
@@ -133,7 +188,19 @@ def check_targets_and_sets(y_true, y_set, *, labels=None, empty: str = "error") 
 
 
 def set_sizes(y_set, *, empty: str = "error") -> np.ndarray:
-    """Number of predicted classes per instance, shape (n,) (an empty set counts 0 under ``empty="miss"``)."""
+    """Number of predicted classes per instance, shape (n,) (an empty set counts 0 under ``empty="miss"``).
+
+    Parameters
+    ----------
+    y_set : array-like of shape (n, K)
+    empty : {"error", "miss", "vacuous"}, default "error"
+        How an empty predicted set is read.
+
+    Examples
+    --------
+    >>> set_sizes([[1, 0, 1], [0, 0, 0]], empty="miss").tolist()
+    [2, 0]
+    """
     return _checked_sets_and_sizes(y_set, "y_set", None, empty)[1]
 
 
@@ -142,6 +209,18 @@ def sets_from_lists(sets: Iterable[Iterable], classes: Sequence | int) -> np.nda
 
     ``classes`` is either the number of classes K (labels are then indices 0..K-1) or the
     sequence of class labels (labels are looked up in it).
+
+    Parameters
+    ----------
+    sets : iterable of iterable
+        One collection of labels per instance, none empty.
+    classes : int or list
+        K, or the K class labels in column order.
+
+    Examples
+    --------
+    >>> sets_from_lists([{"cat"}, {"cat", "dog"}], ["cat", "dog", "fish"]).astype(int).tolist()
+    [[1, 0, 0], [1, 1, 0]]
     """
     if isinstance(classes, (int, np.integer)):
         if classes < 1:
@@ -172,7 +251,21 @@ def sets_from_lists(sets: Iterable[Iterable], classes: Sequence | int) -> np.nda
 
 
 def sets_to_lists(y_set, classes: Sequence | None = None) -> list[tuple]:
-    """The predicted sets as tuples of class indices (or of ``classes`` labels)."""
+    """The predicted sets as tuples of class indices (or of ``classes`` labels).
+
+    Parameters
+    ----------
+    y_set : array-like of shape (n, K)
+    classes : list, default None
+        The K class labels in column order; None gives class indices.
+
+    Examples
+    --------
+    >>> sets_to_lists([[1, 1, 0], [0, 0, 1]], ["cat", "dog", "fish"])
+    [('cat', 'dog'), ('fish',)]
+    >>> sets_to_lists([[1, 1, 0], [0, 0, 1]])
+    [(0, 1), (2,)]
+    """
     matrix = check_set_matrix(y_set, n_classes=None if classes is None else len(classes))
     if classes is None:
         return [tuple(int(k) for k in np.flatnonzero(row)) for row in matrix]
@@ -181,7 +274,19 @@ def sets_to_lists(y_set, classes: Sequence | None = None) -> list[tuple]:
 
 
 def singleton_sets(y_pred, n_classes: int) -> np.ndarray:
-    """Determinate predictions (class indices) as a set matrix with one class per row."""
+    """Determinate predictions (class indices) as a set matrix with one class per row.
+
+    Parameters
+    ----------
+    y_pred : array-like of shape (n,)
+        Class indices 0..K-1.
+    n_classes : int
+
+    Examples
+    --------
+    >>> singleton_sets([2, 0], 3).astype(int).tolist()
+    [[0, 0, 1], [1, 0, 0]]
+    """
     labels = check_labels(y_pred, n_classes=n_classes, name="y_pred")
     matrix = np.zeros((labels.size, n_classes), dtype=bool)
     matrix[np.arange(labels.size), labels] = True
@@ -189,7 +294,18 @@ def singleton_sets(y_pred, n_classes: int) -> np.ndarray:
 
 
 def vacuous_sets(n_instances: int, n_classes: int) -> np.ndarray:
-    """The vacuous prediction (every class) for each of ``n_instances`` instances."""
+    """The vacuous prediction (every class) for each of ``n_instances`` instances.
+
+    Parameters
+    ----------
+    n_instances : int
+    n_classes : int
+
+    Examples
+    --------
+    >>> vacuous_sets(2, 3).astype(int).tolist()
+    [[1, 1, 1], [1, 1, 1]]
+    """
     if n_instances < 1 or n_classes < 1:
         raise ValueError("n_instances and n_classes must be positive")
     return np.ones((n_instances, n_classes), dtype=bool)
