@@ -230,3 +230,29 @@ def test_the_stored_arms_are_judged_apart():
     twin = core.evaluate_claim(claims["ferri2019.weka.corr-rate-train-bs"])
     assert twin["evidence"].endswith("(stored result ferri2019_thresholds_weka)")
     assert twin["section"].endswith("on Weka's learners") and twin["book"] != original["book"]
+
+
+def test_named_parts_are_partly_when_some_names_hold():
+    # policy.PARTLY: a statement of several parts of which some, not all, hold
+    assert f._named_parts("bupa, cylinder-bands, liver-disorders", "bupa, liver-disorders, spect_train") == "partly"
+    assert f._named_parts("IBK1, J48Unp", "J48, J48Unp") == "partly"
+    assert f._named_parts("IBK1, J48Unp", "IBK1, J48Unp") is None  # the kind's rule: reproduced
+    assert f._named_parts("IBK1, J48Unp", "J48, PART") is None  # no name holds: not reproduced
+
+
+def test_fig1_values_are_judged_against_the_spread_of_the_splits():
+    # ten splits: train-optimal losses with mean 0.1 and sd 0.02 (0.08, 0.12 alternating, sd = 0.0211)
+    losses = pd.DataFrame({"seed": np.arange(10), "method": "train-optimal",
+                           "at 0.15": np.tile([0.08, 0.12], 5), "chosen for 0.15, at 0.4": 0.1, "at 0.4": 0.1})
+    claim = next(c for c in core.claims() if c.id == "ferri2019.fig1-train-optimal-at-015")  # 0.2, 'around' 0.05
+    item = core.CHECKS["ferri2019.fig1-train-optimal-at-015"]
+    sd = float(np.std(np.tile([0.08, 0.12], 5), ddof=1))
+    # |0.2 - 0.1| = 0.1 > 2 sd + 0.05 = 0.092: beyond the spread
+    assert 2 * sd + 0.05 < 0.1
+    assert item.function(losses, claim=claim).verdict == "not reproduced"
+    # a wider spread (0.04, 0.16: sd 0.063) takes the paper's one split in
+    wide = losses.assign(**{"at 0.15": np.tile([0.04, 0.16], 5)})
+    assert item.function(wide, claim=claim).verdict == "within tolerance"
+    # within the reading's precision of the mean: reproduced
+    close = losses.assign(**{"at 0.15": np.tile([0.15, 0.17], 5)})
+    assert item.function(close, claim=claim).verdict == "reproduced"

@@ -102,7 +102,10 @@ class TestSection9:
         # k = 3: |1/2 - 3/5| = 1/10 < |5/7 - 3/5| = 4/35
         assert zt.ut.sizes_where_not_closer(1, 2, 0.8) == sp.FiniteSet(2)
         assert zt.ut.sizes_where_not_closer(1, 2, 0.65).is_empty
-        assert verdict("zaffalon2012.f1-closer-than-f2", rival=2) == "not reproduced"
+        # closer to u65 at every k, not to u80 at k = 2: one of two parts holds (policy.PARTLY)
+        assert verdict("zaffalon2012.f1-closer-than-f2", rival=2) == "partly"
+        # F5 is farther from both at every k: both parts hold
+        assert verdict("zaffalon2012.f1-closer-than-f2", rival=5) == "reproduced"
 
     def test_u80_above_one(self):
         assert verdict("zaffalon2012.u80-above-one", u=-sp.Rational(6, 5) * X ** 2 + sp.Rational(11, 5) * X) == "reproduced"

@@ -325,6 +325,11 @@ def change_reason(before, after) -> tuple[str, str]:
     if entry_id.startswith("yang2017.fig3-"):
         return "noise", (f"a difference within {NOISE_K:g} times the spread of one run (Fig. 3 is one run of unstated "
                          "split) is not an exception")
+    if "one split's spread" in detail:
+        return "single runs", ("a number read off one run of unstated split is judged against the spread of the "
+                               "book's splits")
+    if now == "partly" and was == "not reproduced":
+        return "partly", PARTLY
     if "(" in tolerance and any(f"({name})" in tolerance for name in QUANTIFIERS):
         name = next(name for name in QUANTIFIERS if f"({name})" in tolerance)
         return "quantifier", (f"the word now reads as '{name}' ({QUANTIFIERS[name].rule}); before: "

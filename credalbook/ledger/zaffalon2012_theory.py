@@ -816,14 +816,21 @@ def _rival_beta_five(rival) -> dict:
 
 @check("zaffalon2012.f1-closer-than-f2", inputs={"rival": rival_beta}, mutate=_rival_beta_five)
 def f1_closer(rival) -> Finding:
-    """Section 9.3: ``|F1(1/k) − u(1/k)| < |F_rival(1/k) − u(1/k)|`` for u65 and u80 at every set size ``k >= 2``."""
+    """Section 9.3: ``|F1(1/k) − u(1/k)| < |F_rival(1/k) − u(1/k)|`` for u65 and u80 at every set size ``k >= 2``.
+
+    The statement has two parts, closer to u65 and closer to u80: one holding and not the other is
+    ``partly`` (:data:`credalbook.ledger.policy.PARTLY`).
+    """
     failing = {name: ut.sizes_where_not_closer(1, rival, h) for name, h in
                {"u65": sp.Rational(13, 20), "u80": sp.Rational(4, 5)}.items()}
     bad = {name: sorted(s) for name, s in failing.items() if not s.is_empty}
     values = ", ".join(f"{name}(1/2) = {float(u.subs(X, sp.Rational(1, 2))):.3f}" for name, u in
                        {"F1": ut.f_beta_utility(1), f"F{rival}": ut.f_beta_utility(rival), "u80": U80}.items())
-    return Finding(book=not bad, detail=(f"F1 is not the closer at k in {bad}" if bad else "F1 the closer at every k")
-                   + f" ({values})")
+    holding = [name for name in failing if name not in bad]
+    verdict = "partly" if bad and holding else None
+    return Finding(book=not bad, verdict=verdict,
+                   detail=(f"F1 is not the closer at k in {bad}" if bad else "F1 the closer at every k")
+                   + (f"; the closer to {', '.join(holding)} at every k" if bad and holding else "") + f" ({values})")
 
 
 @_loader("credalbook.theory.utility.binary_credal_minus_precise()")
