@@ -46,24 +46,32 @@ ALTERED = {
     # one classifier's stored cost swapped with another's on one fold: no longer 1 − u75
     "credalbook.p-discounted-is-u75": lambda r: _with(r, p_discounted_cost=r["p_discounted_cost"].where(
         r.index != r.index[0], r["p_discounted_cost"].iloc[1] + 1)),
-    # u80 reversed: its best classifiers become its worst, so no classifier is near the top everywhere
-    "credalbook.scoring-lenses-share-a-top": lambda r: _with(r, u80=r["n"] - r["u80"]),
+    # discounted accuracy reversed: its best classifiers become its worst, so none is near the top everywhere
+    "credalbook.scoring-lenses-share-a-top": lambda r: _with(r, discounted_accuracy=r["n"] - r["discounted_accuracy"]),
     # coverage replaced by u65, which agrees with discounted accuracy
     "credalbook.discounted-accuracy-opposes-coverage": lambda r: _with(r, coverage=r["u65"]),
     "credalbook.determinacy-opposes-coverage": lambda r: _with(r, coverage=r["discounted_accuracy"]),
     "credalbook.significant-genuine-flips": lambda r: _with(r, coverage=r["u65"]),
-    # coverage replaced by u65: u_v moves away from it as v rises
-    "credalbook.risk-aversion-moves-toward-coverage": lambda r: _with(r, coverage=r["u65"]),
+    # coverage replaced by u80: u_v reaches it at v = 0.8, so tau rises on every panel (the stored run fails this
+    # claim since the benchmark was re-made with leak-free conformal sets kept empty: the altered run holds it)
+    "credalbook.risk-aversion-moves-toward-coverage": lambda r: _with(r, coverage=r["u80"]),
     # NCC's singletons never hold the truth: its two-class sets then do better
     "credalbook.ncc-two-class-sets-no-better": lambda r: _with(r, covered_size1=r["covered_size1"].where(
         r["classifier"] != "NCC", 0)),
 }
 
 
+#: the own claims the stored run does not hold (each with its referee reading in data/paper/referees/credalbook.yml)
+FAILING_ON_THE_STORED_RUN = {"credalbook.risk-aversion-moves-toward-coverage"}
+
+
 @pytest.mark.parametrize("claim_id", sorted(ALTERED))
 def test_each_finding_holds_on_the_stored_run_and_fails_on_an_altered_one(claim_id, stored):
-    assert _verdict(claim_id) == "reproduced"
-    assert _verdict(claim_id, ALTERED[claim_id](stored)) == "not reproduced"
+    holds, fails = "reproduced", "not reproduced"
+    if claim_id in FAILING_ON_THE_STORED_RUN:
+        holds, fails = fails, holds
+    assert _verdict(claim_id) == holds
+    assert _verdict(claim_id, ALTERED[claim_id](stored)) == fails
 
 
 # a threshold on the other side of the stored value: the verdict must follow the record, not the code

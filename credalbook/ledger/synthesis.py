@@ -230,7 +230,7 @@ def significant_genuine_flips(results, claim) -> Finding:
 
 
 @check("credalbook.risk-aversion-moves-toward-coverage", inputs={"results": RESULTS},
-       mutate=lambda results: {"results": _lens_like(results, "coverage", "determinacy")})
+       mutate=lambda results: {"results": _lens_like(results, "coverage", "u80")})
 def risk_aversion_moves_toward_coverage(results, claim) -> Finding:
     """Finding: u_v's ranking agrees more with coverage's at v = 0.8 than at v = 1/2 (τ rises by more than the
     claim's threshold) on the panel as run and on every panel without nested pairs."""
