@@ -139,7 +139,7 @@ def test_utilities_by_hand():
 def test_section_keeps_the_named_entries():
     rows = pd.DataFrame({"id": ["yang2017.example4-prediction", "yang2017.fig3-r-orders", "yang2017_table3[subset=h; h]"],
                          "chapter": "chapters/costs/tables", "entry": ["claim", "claim", "table"],
-                         "statement": ["a", "b", "c"], "section": "§", "published": "1", "book": "1",
+                         "statement": ["a", "b", "c"], "section": "§", "published": "1", "book": "1", "kind": "number",
                          "verdict": "reproduced"})
     text = entries.section(rows, "chapters/costs/tables", "yang2017.example4", "yang2017_table3")
     assert "“a”" in text and "“b”" not in text and "| Table III |" in text
