@@ -41,20 +41,24 @@ def _load(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+def _referee_files(folder: str | Path | None):
+    """(file name, record) of every referee file of ``folder`` (the resolutions are not a referee's)."""
+    folder = Path(folder) if folder is not None else referee_folder()
+    for path in sorted(folder.glob("*.yml")):
+        if path.name != "resolutions.yml":
+            yield path.name, _load(path)
+
+
 def readings(folder: str | Path | None = None) -> pd.DataFrame:
     """One row per referee reading: ``paper``, ``file``, ``id``, ``book_verdict`` (when read),
     ``reading``, ``referee_verdict``, ``severity``, ``same_finding_as`` (a tuple), ``reasons``."""
-    folder = Path(folder) if folder is not None else referee_folder()
     rows = []
-    for path in sorted(folder.glob("*.yml")):
-        if path.name == "resolutions.yml":
-            continue
-        record = _load(path)
+    for name, record in _referee_files(folder):
         for entry in record.get("entries") or []:
             if entry.get("reading") not in READINGS:
-                raise ValueError(f"{path.name}: entry {entry.get('id')!r} has reading {entry.get('reading')!r}, "
+                raise ValueError(f"{name}: entry {entry.get('id')!r} has reading {entry.get('reading')!r}, "
                                  f"not one of {READINGS}")
-            rows.append({"paper": record["paper"], "file": path.name, "id": str(entry["id"]),
+            rows.append({"paper": record["paper"], "file": name, "id": str(entry["id"]),
                          "book_verdict": entry["book_verdict"], "reading": entry["reading"],
                          "referee_verdict": entry.get("referee_verdict"), "severity": entry.get("severity"),
                          "same_finding_as": tuple(entry.get("same_finding_as") or ()),
@@ -92,12 +96,8 @@ def agreement(reading_frame: pd.DataFrame | None = None) -> pd.DataFrame:
 def audit_items(folder: str | Path | None = None) -> pd.DataFrame:
     """The inconsistencies the referees found that the ledger did not hold: ``paper``, ``title``,
     ``section``, ``quote``, ``computation``, ``severity``."""
-    folder = Path(folder) if folder is not None else referee_folder()
     rows = []
-    for path in sorted(folder.glob("*.yml")):
-        if path.name == "resolutions.yml":
-            continue
-        record = _load(path)
+    for _, record in _referee_files(folder):
         for item in record.get("audit") or []:
             rows.append({"paper": record["paper"], **{key: " ".join(str(item.get(key, "")).split())
                                                        for key in ("title", "section", "quote", "computation",
