@@ -576,7 +576,7 @@ def check_properties(subset_list, matrix, properties=tuple(range(1, 11))) -> dic
     The determinate costs are the singleton rows. Properties 2 and 3 concern indeterminate
     predictions (:math:`|Y| \\ge 2`; on singletons c_Y equals its discounted cost); Property 2 is read as
     "c_Y is not element-wise >= its discounted cost" (the necessary condition of Proposition 1;
-    the printed sign is discussed in the chapter's errata). Comparisons use a tolerance 1e-9.
+    the printed sign is discussed in the chapter's errata). Comparisons use a tolerance of :math:`10^{-9}`.
 
     Parameters
     ----------

@@ -128,6 +128,8 @@ READABLE_TEXT = """
     const clone = main.cloneNode(true);
     clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight, .math, dt.sig, '
                            + 'nav, .prev-next-area, .bd-sidebar-secondary').forEach(e => e.remove());
+    // an API entry's parameter types quote the signature's Python literals ("float, default 1e-6"), as code does
+    clone.querySelectorAll('dl.field-list li > p > strong ~ em').forEach(e => e.remove());
     // a detached copy has no layout: separate the cells and blocks, whose texts would otherwise run together
     clone.querySelectorAll('td, th, li, p, div, dt, dd, h1, h2, h3, h4, caption, figcaption')
         .forEach(e => e.append(' '));
