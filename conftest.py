@@ -2,7 +2,7 @@
 
 ``make book`` executes each chapter with papermill into ``_build/executed/`` and stamps the copy
 with the digest of its inputs (source, parameters, package, data:
-:func:`credalbook.book.inputs_digest`). When that copy is current, the chapter's test reads it
+:func:`credalbook.book.build.inputs_digest`). When that copy is current, the chapter's test reads it
 (every code cell ran, no error output) instead of executing the chapter a second time. Otherwise
 nbval executes the chapter: nbval 0.11 only collects ``.ipynb`` files and reads them with
 ``nbformat.read``, so this collector reads the jupytext markdown through ``jupytext.read``.
@@ -73,7 +73,7 @@ def _current_executed_copy(file_path: Path):
     """The executed copy of this chapter from ``make book`` if it was made from today's inputs, else None."""
     import nbformat
 
-    from credalbook.book import executed_copy_is_current
+    from credalbook.book.build import executed_copy_is_current
 
     entry = file_path.resolve().relative_to(ROOT).with_suffix("").as_posix()
     copy = ROOT / "_build" / "executed" / f"{entry}.ipynb"

@@ -11,9 +11,10 @@ One module per idea of the source papers:
 - :mod:`credalbook.preprocessing` — MDL discretisation, CFS feature selection;
 - :mod:`credalbook.pipeline`, :mod:`credalbook.model_selection` — set-valued predictions through
   Pipelines and search CVs, cross-validated sets;
-- :mod:`credalbook.theory` — the sympy derivations, with checks;
-- :mod:`credalbook.data`, :mod:`credalbook.experiments`, :mod:`credalbook.stats`,
-  :mod:`credalbook.plots`, :mod:`credalbook.reference`.
+- :mod:`credalbook.data`, :mod:`credalbook.stats`, :mod:`credalbook.display`, :mod:`credalbook.scoring`.
+
+The book's machinery (build, experiments, ledger, theory) is :mod:`credalbook.book`, used from a
+checkout of the book with the ``[book]`` extra; the library never imports it.
 """
 
 __all__: list[str] = []

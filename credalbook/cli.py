@@ -11,7 +11,10 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from credalbook.experiments.registry import PROFILES
+try:
+    from credalbook.book.experiments.registry import PROFILES
+except ImportError:  # the library without the book's machinery: its commands say what they need when run
+    PROFILES = None  # (no profile is checked: the command refuses first)
 
 __all__ = ["build_parser", "main"]
 
@@ -51,7 +54,7 @@ def _parse_value(text: str):
 
 
 def _cmd_list(args) -> int:
-    from credalbook.book import repo_root, toc_entries
+    from credalbook.book.build import repo_root, toc_entries
 
     if args.what in ("chapters", "all"):
         print("chapters (in reading order):")
@@ -60,7 +63,7 @@ def _cmd_list(args) -> int:
     if args.what in ("datasets", "all"):
         _print_datasets(group=None)
     if args.what in ("experiments", "all"):
-        from credalbook.experiments.registry import discover
+        from credalbook.book.experiments.registry import discover
 
         print("experiments (make reproduce):")
         for name, experiment in sorted(discover().items()):
@@ -132,7 +135,7 @@ def _cmd_fetch(args) -> int:
 
 
 def _cmd_ledger(args) -> int:
-    from credalbook import ledger
+    from credalbook.book import ledger
 
     table = ledger.ledger(args.paper, args.verdict, readings=args.readings)
     if args.format == "csv":
@@ -149,7 +152,7 @@ def _cmd_ledger(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    from credalbook.book import check_parameters, execute_chapter, repo_root, resolve_chapter
+    from credalbook.book.build import check_parameters, execute_chapter, repo_root, resolve_chapter
 
     root = repo_root()
     entry = resolve_chapter(root, args.chapter)
@@ -167,14 +170,14 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_build(args) -> int:
-    from credalbook.book import build
+    from credalbook.book.build import build
 
     build(profile=args.profile, jobs=args.jobs)
     return 0
 
 
 def _cmd_preview(args) -> int:
-    from credalbook.book import preview
+    from credalbook.book.build import preview
 
     html = preview(args.chapters, args.out, profile=args.profile)
     print(f"preview: {html / 'index.html'}")
@@ -241,8 +244,8 @@ def _cluster(backend: str, scheduler: str | None, timeout: float = 5.0):
 
 
 def _cmd_reproduce(args) -> int:
-    from credalbook.experiments.registry import discover, run_experiment
-    from credalbook.experiments.store import results_path
+    from credalbook.book.experiments.registry import discover, run_experiment
+    from credalbook.book.experiments.store import results_path
 
     # every argument checked before anything runs: names, backend, scheduler, output folder
     known = discover()
@@ -267,7 +270,7 @@ def _cmd_reproduce(args) -> int:
             print(f"[reproduce] {name}: {len(frame)} rows{stored}", flush=True)
             frames.append(frame.assign(experiment=name))
     if args.profile == "full" and not args.only:
-        from credalbook.experiments.store import save_reproduction
+        from credalbook.book.experiments.store import save_reproduction
 
         seconds = time.perf_counter() - start
         path = save_reproduction(names, seconds, backend=args.backend)
@@ -284,10 +287,10 @@ JNCC2_DATASETS = ("credit-a", "kr-vs-kp", "nursery", "segment", "vowel", "letter
 
 
 def _cmd_bench(args) -> int:
-    from credalbook.experiments.store import save_results
-    from credalbook.performance import JNCC2_PAIRING, SCALING, measure
+    from credalbook.book.experiments.store import save_results
+    from credalbook.book.performance import JNCC2_PAIRING, SCALING, measure
 
-    from credalbook.performance import HOT_PATHS
+    from credalbook.book.performance import HOT_PATHS
 
     unknown = [name for name in args.paths or [] if name not in HOT_PATHS]
     if unknown:
@@ -304,7 +307,7 @@ def _cmd_bench(args) -> int:
     if args.jncc2_jar:
         import pandas as pd
 
-        from credalbook.experiments.jncc2 import pair
+        from credalbook.book.experiments.jncc2 import pair
 
         start = time.perf_counter()
         rows = pd.DataFrame(pair(JNCC2_DATASETS, args.jncc2_jar, repeats=args.repeat))
@@ -344,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_fetch)
 
     try:
-        from credalbook.ledger import PAPERS, VERDICTS
+        from credalbook.book.ledger import PAPERS, VERDICTS
     except ImportError:  # the library without the [book] extra: `ledger` says what it needs when run
         PAPERS = VERDICTS = None
 
@@ -395,7 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="time the hot paths over growing sizes (and pair NCC with JNCC2): the "
                                      "performance page's rows")
-    p.add_argument("--paths", nargs="+", help="hot paths to time (default: all; see credalbook.performance)")
+    p.add_argument("--paths", nargs="+", help="hot paths to time (default: all; see credalbook.book.performance)")
     p.add_argument("--repeat", type=_positive_int, default=3, help="timed runs per cell (the best is kept)")
     p.add_argument("--jncc2-jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
                    help="also pair the book's NCC protocol with JNCC2 1.11 (default: $CREDALBOOK_JNCC2_JAR)")
@@ -417,26 +420,38 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _book_root(folder: str) -> Path:
+    """``--root``: the book's checkout named by the user (its data for the library's commands)."""
+    try:
+        from credalbook.book.paths import repo_root
+    except ImportError:  # the library alone: the folder only has to be a book for the data lookup
+        path = Path(folder).resolve()
+        if not (path / "_toc.yml").is_file():
+            raise FileNotFoundError(f"root {path} is not a book: it has no _toc.yml") from None
+        return path
+    return repo_root(folder)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 done, 1 failed, 2 refused before any work, 130 interrupted).
 
     A usage error, a refused argument or a closed pipe (``credalbook ledger | head``) ends with one
     message and no traceback.
     """
-    from credalbook._paths import repo_root
-    from credalbook.experiments.store import DirtyTreeError
-
+    refused = (FileNotFoundError, KeyError, ValueError)
     try:
-        from credalbook.book import BuildError
-        refused = (FileNotFoundError, KeyError, ValueError, DirtyTreeError, BuildError)
-    except ImportError:  # the library without the [book] extra: the book's commands say what they need
-        refused = (FileNotFoundError, KeyError, ValueError, DirtyTreeError)
+        from credalbook.book.experiments.store import DirtyTreeError
+        refused += (DirtyTreeError,)
+        from credalbook.book.build import BuildError
+        refused += (BuildError,)
+    except ImportError:  # the library without the book's machinery: the book's commands say what they need
+        pass
 
     args = build_parser().parse_args(argv)
     previous_root = os.environ.get("CREDALBOOK_ROOT")
     try:
         if args.root is not None:  # for this command, the data lookup and the kernels it starts
-            os.environ["CREDALBOOK_ROOT"] = str(repo_root(args.root))
+            os.environ["CREDALBOOK_ROOT"] = str(_book_root(args.root))
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at the interpreter's exit
         return status
@@ -450,10 +465,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"credalbook: error: {error}", file=sys.stderr)
         return 1
     except ImportError as error:
-        if error.name not in BOOK_PACKAGES:
+        if error.name not in BOOK_PACKAGES and not (error.name or "").startswith("credalbook.book"):
             raise
-        print(f"credalbook: error: this command needs the book's machinery, which needs {error.name}: install the "
-              f"[book] extra from a clone (pip install './credalbook[book]')", file=sys.stderr)
+        needs = "a checkout of the book" if error.name.startswith("credalbook") else error.name
+        print(f"credalbook: error: this command needs the book's machinery, which needs {needs}: clone the book "
+              f"and install it with its [book] extra (pip install -e './credalbook[book]')", file=sys.stderr)
         return 2
     except refused as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error

@@ -112,6 +112,26 @@ class CostLines:
     instances in the j lowest score groups (thresholds in [scores[j-1], scores[j])), so
     ``F0[j]``, ``F1[j]`` are the class-wise proportions of those instances and ``rate[j]`` the
     predicted positive rate R = π0 F0 + π1 F1.
+
+    Obtained from :func:`cost_lines`, not built by hand.
+
+    Examples
+    --------
+    Six instances, three of each class, scored by the probability of class 1:
+
+    >>> lines = cost_lines([0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9])
+    >>> len(lines.scores), lines.pi0, lines.pi1  # G = 6 distinct scores: 7 cost lines
+    (6, 0.5, 0.5)
+    >>> lines.F0.round(3).tolist()  # share of class 0 at or below each cut
+    [0.0, 0.333, 0.667, 0.667, 1.0, 1.0, 1.0]
+    >>> lines.intercept.round(3).tolist()  # h_j(0) = 2 π1 F1_j
+    [0.0, 0.0, 0.0, 0.333, 0.333, 0.667, 1.0]
+    >>> lines.height([0.5]).round(3).tolist()  # each line at c = 1/2
+    [[0.5, 0.333, 0.167, 0.333, 0.167, 0.333, 0.5]]
+    >>> lines.hull().tolist()  # the lines of the lower envelope (ROC convex hull)
+    [0, 2, 4, 6]
+    >>> int(lines.line_at_threshold(0.5))  # t = 0.5 predicts class 0 for the three lowest scores
+    3
     """
 
     scores: np.ndarray
@@ -169,6 +189,25 @@ def cost_lines(y, s) -> CostLines:
 
     Ties: instances with equal scores form one group, so a sample with G distinct scores has
     G + 1 cost lines.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present (class 0 is the positive class).
+    s : array-like of shape (n,)
+        Scores of class 1.
+
+    Returns
+    -------
+    CostLines
+
+    Examples
+    --------
+    >>> lines = cost_lines([0, 1, 1, 0], [0.2, 0.5, 0.5, 0.9])  # the two 0.5 are one group
+    >>> lines.scores.tolist()
+    [0.2, 0.5, 0.9]
+    >>> lines.intercept.tolist(), lines.slope.tolist()  # lines h_j(c) = l_j + k_j c
+    ([0.0, 0.0, 1.0, 1.0], [1.0, 0.5, -0.5, -1.0])
     """
     labels, scores = _check_sample(y, s, "y", "s")
     return _cost_lines(labels, scores)
@@ -187,7 +226,37 @@ def _cost_lines(labels: np.ndarray, scores: np.ndarray) -> CostLines:
 
 
 def loss(y, s, t, c) -> np.ndarray:
-    """Q(t; c) of Eq. 3 (E[b] = 2) for thresholds ``t`` and cost proportions ``c`` (broadcast)."""
+    """Q(t; c) of Eq. 3 (E[b] = 2) for thresholds ``t`` and cost proportions ``c`` (broadcast).
+
+    Class 1 is predicted when ``s > t``.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1.
+    t : float or array-like
+        Thresholds.
+    c : float or array-like
+        Cost proportions in [0, 1].
+
+    Returns
+    -------
+    ndarray
+        Q(t; c), broadcast over ``t`` and ``c``.
+
+    Examples
+    --------
+    With t = 0.35 the two lowest scores (both of class 0) are predicted 0 and every class-1
+    instance is predicted 1: F0 = 2/3, F1 = 0, so Q = 2 c π0 (1 − F0) = c/3.
+
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> loss(y, s, 0.35, [0.0, 0.5, 1.0]).round(3).tolist()
+    [0.0, 0.167, 0.333]
+    >>> loss(y, s, [0.35, 0.5, 0.8], 0.5).round(3).tolist()
+    [0.167, 0.333, 0.333]
+    """
     labels, scores = _check_sample(y, s, "y", "s")
     lines = _cost_lines(labels, scores)
     t = check_array(t, "t")
@@ -205,6 +274,28 @@ class ThresholdSelection:
 
     ``breaks`` runs from 0 to 1 (zero-length segments are kept so that γ = ∞ curves are exact
     at every point, with right-continuous choice at a breakpoint).
+
+    Obtained from :func:`threshold_selection`, not built by hand.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> optimal = threshold_selection(y, s, "test-optimal")
+    >>> optimal.breaks.round(3).tolist()  # the hull lines cross at ĉ = 1/2
+    [0.0, 0.0, 0.5, 1.0, 1.0]
+    >>> optimal.interpolating
+    False
+
+    The threshold chosen for a presumed ĉ = 0.15 but paid at the true c = 0.9 (the situation of
+    Ferri et al.'s Fig. 1) costs nine times the one chosen knowing c:
+
+    >>> optimal.at(0.15, 0.9).round(3).tolist(), optimal.at(0.9, 0.9).round(3).tolist()
+    ([0.3], [0.033])
+    >>> optimal.curve(np.inf, [0.0, 0.25, 0.5, 0.75, 1.0]).round(3).tolist()
+    [0.0, 0.083, 0.167, 0.083, 0.0]
+    >>> round(optimal.loss(np.inf), 4), round(optimal.loss(0), 4)  # certainty, ĉ uniform
+    (0.0833, 0.1667)
     """
 
     method: str
@@ -456,6 +547,26 @@ def c_quadrature(gamma: float) -> tuple[np.ndarray, np.ndarray]:
     Against the same rule with four times 2 + ⌈√γ⌉ panels, on score-, rate-driven and
     test-optimal selections of scores piled up next to 0 and 1 as well as spread ones, the
     loss differs by at most 10⁻¹⁶ up to γ = 32, 3 · 10⁻¹⁵ at γ = 64 and 5 · 10⁻¹⁴ at γ = 100.
+
+    Parameters
+    ----------
+    gamma : float
+        Certainty γ of the cost proportion, 0 <= γ < ∞.
+
+    Returns
+    -------
+    tuple
+        ``(nodes, weights)``, two arrays of the same length.
+
+    Examples
+    --------
+    >>> nodes, weights = c_quadrature(10)  # 1 + ⌈√10 / 2⌉ = 3 panels of 24 nodes
+    >>> len(nodes), round(float(weights.sum()), 12)
+    (72, 1.0)
+    >>> round(float(weights @ nodes ** 2), 12)  # ∫ c² dc = 1/3
+    0.333333333333
+    >>> len(c_quadrature(400)[0])  # 2 + ⌈√400⌉ = 22 panels
+    528
     """
     gamma = _check_gamma(gamma)
     if gamma == np.inf:
@@ -496,6 +607,39 @@ def threshold_selection(y_test, s_test, method: str, *, y_train=None, s_train=No
       lines at the achievable rates R_j (fractional instances inside a tied group).
     - ``score-uniform`` / ``rate-uniform``: threshold (rate) uniform on [0, 1] whatever ĉ
       (Hernández-Orallo et al. 2013); their curve does not depend on γ.
+
+    Parameters
+    ----------
+    y_test : array-like of shape (n,)
+        Labels in {0, 1} of the test sample, both present.
+    s_test : array-like of shape (n,)
+        Scores of class 1 on the test sample (in [0, 1] for the score-driven and score-uniform methods).
+    method : str
+        One of :data:`METHODS`.
+    y_train : array-like, default None
+        Labels of the training sample (train-optimal only).
+    s_train : array-like, default None
+        Scores of the training sample (train-optimal only).
+
+    Returns
+    -------
+    ThresholdSelection
+
+    Examples
+    --------
+    Under certainty (γ = ∞) the losses are the aggregate measures of FHF Table 4: the
+    test-optimal loss is the refinement loss after convexification, the score-driven loss
+    the Brier score, the score-uniform loss the mean absolute error.
+
+    >>> import numpy as np
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> [round(threshold_selection(y, s, m).loss(np.inf), 4) for m in ("test-optimal", "score-driven", "score-uniform")]
+    [0.0833, 0.1533, 0.3333]
+    >>> round(brier_decomposition(y, s, convexify=True)["RL"], 4), round(brier_score(y, s), 4)
+    (0.0833, 0.1533)
+    >>> rate = threshold_selection(y, s, "rate-driven")
+    >>> rate.interpolating, rate.breaks.round(3).tolist()  # breaks at the achievable rates R_j
+    (True, [0.0, 0.167, 0.333, 0.5, 0.667, 0.833, 1.0])
     """
     method = _check_method(method)
     labels, scores = _check_sample(y_test, s_test, "y_test", "s_test", unit=method in _NEEDS_UNIT_SCORES)
@@ -534,7 +678,27 @@ def threshold_selection(y_test, s_test, method: str, *, y_train=None, s_train=No
 
 
 def expected_cost_curve(y_test, s_test, method: str, gamma, c_grid, *, y_train=None, s_train=None) -> np.ndarray:
-    """K_γ(c) on ``c_grid`` for a threshold choice method (FHF Eq. 8, exact through Lemma 1)."""
+    """K_γ(c) on ``c_grid`` for a threshold choice method (FHF Eq. 8, exact through Lemma 1).
+
+    Parameters are those of :func:`threshold_selection`, with ``gamma`` (float, 0 <= γ <= ∞,
+    the certainty of the presumed cost proportion) and ``c_grid`` (array-like of cost
+    proportions in [0, 1]).
+
+    Examples
+    --------
+    Uncertainty about c raises the score-driven curve where it was low (γ = ∞ is
+    :func:`cost_curve`), and a uniform baseline does not depend on γ:
+
+    >>> import numpy as np
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> grid = [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> expected_cost_curve(y, s, "score-driven", np.inf, grid).round(3).tolist()
+    [0.0, 0.167, 0.333, 0.167, 0.0]
+    >>> expected_cost_curve(y, s, "score-driven", 10, grid).round(3).tolist()
+    [0.001, 0.182, 0.277, 0.182, 0.001]
+    >>> expected_cost_curve(y, s, "score-uniform", 10, grid).round(3).tolist()
+    [0.333, 0.333, 0.333, 0.333, 0.333]
+    """
     gamma = _check_gamma(gamma)
     grid = _check_c(c_grid)
     return threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train).curve(gamma, grid)
@@ -545,6 +709,38 @@ def expected_loss(y_test, s_test, method: str, gamma, *, y_train=None, s_train=N
 
     ``c_grid=None`` integrates K_γ exactly over [0, 1] (closed form for γ = 0 and γ = ∞);
     a ``c_grid`` gives instead the mean of K_γ over those points (the paper's 1001-point protocol).
+
+    Parameters
+    ----------
+    y_test, s_test, method, y_train, s_train
+        As in :func:`threshold_selection`.
+    gamma : float
+        Certainty γ of the presumed cost proportion, 0 <= γ <= ∞ (``np.inf``: ĉ = c).
+    c_grid : array-like, default None
+        Cost proportions to average K_γ over instead of integrating.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Under certainty the losses are FHF Table 4's measures: the score-driven loss is the Brier
+    score, the score-uniform loss the mean absolute error, and the rate-driven loss
+    π0 π1 (1 − 2 AUC) + 1/3 (here 1/4 · (1 − 16/9) + 1/3 = 5/36):
+
+    >>> import numpy as np
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> round(expected_loss(y, s, "score-driven", np.inf), 6), round(brier_score(y, s), 6)
+    (0.153333, 0.153333)
+    >>> round(expected_loss(y, s, "score-uniform", np.inf), 6), round(mean_absolute_error(y, s), 6)
+    (0.333333, 0.333333)
+    >>> round(expected_loss(y, s, "rate-driven", np.inf), 6), round(5 / 36, 6)
+    (0.138889, 0.138889)
+    >>> round(expected_loss(y, s, "score-driven", 10), 4)  # uncertainty costs more
+    0.1701
+    >>> round(expected_loss(y, s, "score-driven", np.inf, c_grid=np.linspace(0, 1, 1001)), 4)  # mean of 1001 points
+    0.1532
     """
     gamma = _check_gamma(gamma)
     selection = threshold_selection(y_test, s_test, method, y_train=y_train, s_train=s_train)
@@ -554,7 +750,22 @@ def expected_loss(y_test, s_test, method: str, gamma, *, y_train=None, s_train=N
 
 
 def cost_curve(y_test, s_test, method: str, c_grid, *, y_train=None, s_train=None) -> np.ndarray:
-    """Cost curve Q(T(c); c) under complete certainty (γ = ∞), FHF Sect. 4."""
+    """Cost curve Q(T(c); c) under complete certainty (γ = ∞), FHF Sect. 4.
+
+    Parameters are those of :func:`expected_cost_curve` without ``gamma``.
+
+    Examples
+    --------
+    The score-driven threshold at c = 1/2 is t = 1/2: one instance of each class is on the
+    wrong side, Q = 2 (1/2 · 1/2 · 1/3 + 1/2 · 1/2 · 1/3) = 1/3.
+
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> grid = [0.0, 0.25, 0.5, 0.75, 1.0]
+    >>> cost_curve(y, s, "score-driven", grid).round(3).tolist()
+    [0.0, 0.167, 0.333, 0.167, 0.0]
+    >>> cost_curve(y, s, "test-optimal", grid).round(3).tolist()  # the lower envelope of the cost lines
+    [0.0, 0.083, 0.167, 0.083, 0.0]
+    """
     return expected_cost_curve(y_test, s_test, method, np.inf, c_grid, y_train=y_train, s_train=s_train)
 
 
@@ -601,6 +812,25 @@ def monte_carlo_cost_curve(y_test, s_test, method: str, gamma, c_grid, *, n_draw
     ``n_draws`` times per c (the R code of FHF draws one), thresholds from their definitions.
 
     A test oracle for :meth:`ThresholdSelection.curve`; not used for the book's numbers.
+
+    Parameters are those of :func:`expected_cost_curve`, with ``n_draws`` (int) draws of ĉ
+    per cost proportion and the random ``seed`` (int).
+
+    Returns
+    -------
+    tuple
+        ``(means, standard_errors)``, two arrays of the length of ``c_grid``.
+
+    Examples
+    --------
+    The estimate agrees with the exact curve within a few standard errors:
+
+    >>> import numpy as np
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> means, errors = monte_carlo_cost_curve(y, s, "score-driven", 10, [0.25, 0.5], n_draws=20000)
+    >>> exact = expected_cost_curve(y, s, "score-driven", 10, [0.25, 0.5])
+    >>> exact.round(3).tolist(), bool(np.all(np.abs(means - exact) < 4 * errors))
+    ([0.182, 0.277], True)
     """
     method = _check_method(method)
     gamma = _check_gamma(gamma)
@@ -634,6 +864,32 @@ def monte_carlo_loss(selection: ThresholdSelection, gamma, n_draws: int, seed: i
 
     The yardstick of :meth:`ThresholdSelection.loss` (the performance page times both at the
     same accuracy); not used for the book's numbers.
+
+    Parameters
+    ----------
+    selection : ThresholdSelection
+        From :func:`threshold_selection`.
+    gamma : float
+        Certainty γ, 0 <= γ <= ∞.
+    n_draws : int
+        Number of draws of (c, ĉ), at least 2.
+    seed : int
+        Seed of the random generator.
+    chunk : int
+        Draws per block (memory).
+
+    Returns
+    -------
+    tuple
+        ``(mean, standard_error)``.
+
+    Examples
+    --------
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> selection = threshold_selection(y, s, "score-driven")
+    >>> mean, error = monte_carlo_loss(selection, 10, n_draws=200_000)
+    >>> round(selection.loss(10), 4), bool(abs(mean - selection.loss(10)) < 4 * error)
+    (0.1701, True)
     """
     if not isinstance(selection, ThresholdSelection):
         raise TypeError(f"selection must be a ThresholdSelection (threshold_selection(...)), got {type(selection).__name__}")
@@ -666,19 +922,82 @@ def monte_carlo_loss(selection: ThresholdSelection, gamma, n_draws: int, seed: i
 # aggregate measures
 
 def brier_score(y, s) -> float:
-    """BS = mean (s − y)², s the score of class 1 (area under the Brier curve, FHF Table 4)."""
+    """BS = mean (s − y)², s the score of class 1 (area under the Brier curve, FHF Table 4).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1, in [0, 1].
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from sklearn.metrics import brier_score_loss
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> round(brier_score(y, s), 6), round(float(brier_score_loss(y, s)), 6)  # 0.92 / 6
+    (0.153333, 0.153333)
+    """
     labels, scores = _check_sample(y, s, "y", "s", unit=True)
     return float(np.mean((scores - labels) ** 2))
 
 
 def mean_absolute_error(y, s) -> float:
-    """MAE = mean :math:`|y - s|` = π0 s̄0 + π1 (1 − s̄1) for scores in [0, 1] (FHF Corollary 1)."""
+    """MAE = mean :math:`|y - s|` = π0 s̄0 + π1 (1 − s̄1) for scores in [0, 1] (FHF Corollary 1).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1, in [0, 1].
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Class 0's mean score is 1/3, class 1's 2/3: MAE = 1/2 · 1/3 + 1/2 · (1 − 2/3) = 1/3.
+
+    >>> from sklearn import metrics
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> round(mean_absolute_error(y, s), 6), round(float(metrics.mean_absolute_error(y, s)), 6)
+    (0.333333, 0.333333)
+    """
     labels, scores = _check_sample(y, s, "y", "s", unit=True)
     return float(np.mean(np.abs(labels - scores)))
 
 
 def auc(y, s) -> float:
-    """Area under the ROC curve: P(s of a class-1 instance > s of a class-0 instance), ties 1/2."""
+    """Area under the ROC curve: P(s of a class-1 instance > s of a class-0 instance), ties 1/2.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Of the 3 × 3 pairs one is in the wrong order (0.4 of class 1 below 0.6 of class 0):
+
+    >>> from sklearn.metrics import roc_auc_score
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> round(auc(y, s), 6), round(float(roc_auc_score(y, s)), 6), round(8 / 9, 6)
+    (0.888889, 0.888889, 0.888889)
+    >>> auc([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.8])  # a tie counts 1/2
+    0.875
+    """
     labels, scores = _check_sample(y, s, "y", "s")
     from scipy.stats import rankdata
 
@@ -690,7 +1009,27 @@ def auc(y, s) -> float:
 
 def pav_calibrate(y, s) -> np.ndarray:
     """Scores after isotonic (PAV) calibration = ROC convex-hull calibration (Fawcett &
-    Niculescu-Mizil 2007); tied scores are pooled first (scikit-learn's IsotonicRegression)."""
+    Niculescu-Mizil 2007); tied scores are pooled first (scikit-learn's IsotonicRegression).
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        The calibrated scores, non-decreasing in ``s``.
+
+    Examples
+    --------
+    The labels in score order are 0 0 1 0 1 1: the pair (1, 0) out of order is pooled to 1/2.
+
+    >>> pav_calibrate([0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]).tolist()
+    [0.0, 0.0, 0.5, 0.5, 1.0, 1.0]
+    """
     labels, scores = _check_sample(y, s, "y", "s")
     from sklearn.isotonic import IsotonicRegression
 
@@ -704,6 +1043,39 @@ def brier_decomposition(y, s, *, convexify: bool = False) -> dict:
 
     ``convexify=True`` takes RL after PAV / convex-hull calibration (RL_conv, which equals the
     test-optimal loss under certainty, FHF Table 4) and CL = BS − RL_conv.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Labels in {0, 1}, both present.
+    s : array-like of shape (n,)
+        Scores of class 1, in [0, 1].
+    convexify : bool
+        Take the refinement loss after PAV calibration.
+
+    Returns
+    -------
+    dict
+        ``{"BS": ..., "CL": ..., "RL": ...}`` with BS = CL + RL.
+
+    Examples
+    --------
+    Three groups of equal score: 0.2 holds two of class 0, 0.6 two of class 1 out of three, 0.9
+    one of class 1, so RL = 3 · (2/3)(1/3) / 6 = 1/9 and
+    CL = (2 · 0.2² + 3 · (0.6 − 2/3)² + 0.1²) / 6 = 0.0172.
+
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.2, 0.2, 0.6, 0.6, 0.6, 0.9]
+    >>> {k: round(v, 4) for k, v in brier_decomposition(y, s).items()}
+    {'BS': 0.1283, 'CL': 0.0172, 'RL': 0.1111}
+
+    Distinct scores leave no refinement loss until they are convexified (PAV pools the scores
+    0.4 and 0.6, whose labels 1, 0 are out of order):
+
+    >>> y, s = [0, 0, 1, 0, 1, 1], [0.1, 0.3, 0.4, 0.6, 0.7, 0.9]
+    >>> brier_decomposition(y, s)["RL"]
+    0.0
+    >>> {k: round(v, 4) for k, v in brier_decomposition(y, s, convexify=True).items()}
+    {'BS': 0.1533, 'CL': 0.07, 'RL': 0.0833}
     """
     labels, scores = _check_sample(y, s, "y", "s", unit=True)
     bs = float(np.mean((scores - labels) ** 2))

@@ -59,9 +59,8 @@ import pandas as pd
 from credalbook._atomic import write_bytes
 
 __all__ = ["GROUPS", "DatasetNotFoundError", "ChecksumError", "ArffFormatError", "Dataset", "read_arff",
-           "read_delimited", "registry_path", "registry", "SOURCES", "repository_dir", "mirror_dir",
-           "cache_dir", "source_folder", "sha256_of", "load", "list_datasets", "load_group", "dataset_status",
-           "DownloadError", "fetch"]
+           "read_delimited", "registry", "SOURCES", "repository_dir", "cache_dir", "load", "list_datasets",
+           "load_group", "dataset_status", "DownloadError", "fetch"]
 
 GROUPS = ("zaffalon2012", "aguilar2025", "yang2017", "ferri2019")
 """Paper groups; without ``group=``, a name found in several groups resolves in this order."""
@@ -72,15 +71,42 @@ _REGISTRY_COLUMNS = ["group", "name", "aliases", "in_paper", "status", "files", 
 
 
 class DatasetNotFoundError(FileNotFoundError):
-    """A dataset that no source (repository, mirror, package, download cache) can provide."""
+    """A dataset that no source (repository, mirror, package, download cache) can provide.
+
+    Examples
+    --------
+    >>> from credalbook.data import DatasetNotFoundError, load
+    >>> try:
+    ...     load("no-such-dataset")
+    ... except DatasetNotFoundError as error:
+    ...     print(str(error)[:43])
+    no dataset named 'no-such-dataset' in the r
+    """
 
 
 class ChecksumError(ValueError):
-    """A data file whose sha256 differs from the registry's (a modified or truncated copy)."""
+    """A data file whose sha256 differs from the registry's (a modified or truncated copy).
+
+    Examples
+    --------
+    >>> from credalbook.data import ChecksumError
+    >>> issubclass(ChecksumError, ValueError)  # a file whose sha256 differs from the registry's
+    True
+    """
 
 
 class ArffFormatError(ValueError):
-    """A malformed ARFF/KEEL file (the message gives the file and line)."""
+    """A malformed ARFF/KEEL file (the message gives the file and line).
+
+    Examples
+    --------
+    >>> from credalbook.data import ArffFormatError, read_arff
+    >>> try:
+    ...     read_arff("toy.arff", text="@relation toy\\n@attribute x {a, b}\\n@data\\nc\\n")
+    ... except ArffFormatError as error:
+    ...     print(error)
+    toy.arff: line 4: nominal attribute 'x' has undeclared values ['c']
+    """
 
 
 @dataclass(frozen=True)
@@ -90,6 +116,13 @@ class Dataset:
     ``source`` says where the data came from: ``"<source>:<files>"`` with a source of
     :data:`SOURCES` and the files relative to it (``repository:uci/iris.arff``), or
     ``package:sklearn.load_wine``; ``group`` is the paper group whose class convention was applied.
+
+    Examples
+    --------
+    >>> from credalbook.data import load
+    >>> iris = load("iris")
+    >>> iris.X.shape, iris.classes[:2], iris.y_codes[:3].tolist()
+    ((150, 4), ['Iris-setosa', 'Iris-versicolor'], [0, 0, 0])
     """
 
     name: str
@@ -97,6 +130,17 @@ class Dataset:
     y: pd.Series
     source: str
     group: str | None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        if not isinstance(self.X, pd.DataFrame):
+            raise TypeError(f"X must be a pandas DataFrame, got {type(self.X).__name__}")
+        if not isinstance(self.y, pd.Series) or not isinstance(self.y.dtype, pd.CategoricalDtype):
+            raise TypeError("y must be a pandas Series of Categorical dtype (its categories are the classes), "
+                            f"got {type(self.y).__name__} of dtype {getattr(self.y, 'dtype', None)}")
+        if len(self.y) != len(self.X):
+            raise ValueError(f"y has {len(self.y)} labels for the {len(self.X)} rows of X")
 
     @property
     def classes(self) -> list:
@@ -374,12 +418,22 @@ def read_arff(path: str | os.PathLike, text: str | None = None, *, encoding: str
     declared value order. ``encoding`` names the file's encoding; without it the file is read as
     UTF-8, or as latin-1 when it holds no UTF-8 character, and a file mixing the two is refused
     (the line named). ``text`` gives the file's content instead of reading ``path``.
+
+    Examples
+    --------
+    >>> from credalbook.data import read_arff
+    >>> text = "@relation toy\\n@attribute x numeric\\n@attribute class {yes, no}\\n@data\\n1.5, yes\\n?, 'no'\\n"
+    >>> frame = read_arff("toy.arff", text=text)
+    >>> frame["x"].tolist(), list(frame["class"].cat.categories)
+    ([1.5, nan], ['yes', 'no'])
     """
     path = Path(path)
     if text is None:
         text = _decode(path.read_bytes(), path, encoding)
     elif not isinstance(text, str):
         raise ValueError(f"text must be a string, got {type(text).__name__}")
+    elif encoding is not None:
+        raise ValueError("encoding applies to a file's bytes: pass it without text (text is already decoded)")
     attributes: list[tuple[str, str, list[str] | None]] = []
     names: dict[str, int] = {}
     rows: list[list[str | None]] = []
@@ -521,7 +575,21 @@ def read_delimited(path: str | os.PathLike, *, sep: str = ",", header: bool = Tr
 
     Column names are stripped of surrounding spaces; ``?`` and empty fields are missing.
     Numeric columns come back float64, text columns as object (nominal columns as pandas Categoricals).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from credalbook.data import read_delimited
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "toy.csv"
+    >>> _ = path.write_text("x, colour\\n1, red\\n?, blue\\n")
+    >>> frame = read_delimited(path)
+    >>> list(frame.columns), frame["x"].tolist()
+    (['x', 'colour'], [1.0, nan])
     """
+    if not isinstance(sep, str) or not sep:
+        raise ValueError(f"sep must be a non-empty string (a delimiter, or 'whitespace'), got {sep!r}")
+    if not isinstance(header, (bool, np.bool_)):
+        raise TypeError(f"header must be a bool, got {header!r}")
     options = dict(header=0 if header else None, na_values=["?", ""], keep_default_na=False, skipinitialspace=True)
     if sep == "whitespace":
         frame = pd.read_csv(path, sep=r"\s+", **options)
@@ -557,7 +625,7 @@ def _as_categorical(series: pd.Series) -> pd.Categorical:
 # Registry and sources
 # ---------------------------------------------------------------------------------------------
 
-def registry_path() -> Path:
+def _registry_path() -> Path:
     """The dataset registry ``datasets.csv``, installed inside the package."""
     return Path(__file__).resolve().parent / "datasets.csv"
 
@@ -575,8 +643,16 @@ def _registry_cached(path: str, mtime: float) -> pd.DataFrame:
 
 
 def registry() -> pd.DataFrame:
-    """The dataset registry (one row per dataset and paper group), as strings and nullable ints."""
-    path = registry_path()
+    """The dataset registry (one row per dataset and paper group), as strings and nullable ints.
+
+    Examples
+    --------
+    >>> from credalbook.data import registry
+    >>> table = registry()
+    >>> {"name", "group", "files", "sha256"} <= set(table.columns)
+    True
+    """
+    path = _registry_path()
     return _registry_cached(str(path), path.stat().st_mtime).copy()
 
 
@@ -587,27 +663,44 @@ SOURCES = ("repository", "mirror", "package", "cache")
 def repository_dir() -> Path | None:
     """The book's own copy of the data: ``data/raw/`` of the book named by ``$CREDALBOOK_ROOT``
     (``credalbook --root DIR`` sets it), else of the checkout the package lives in; None when that
-    folder is not a book (no ``_toc.yml``: a package installed without the book's repository)."""
+    folder is not a book (no ``_toc.yml``: a package installed without the book's repository).
+
+    Examples
+    --------
+    >>> from credalbook.data import repository_dir
+    >>> folder = repository_dir()  # None in a package installed without the book's repository
+    >>> folder is None or folder.name == "raw"
+    True
+    """
     chosen = os.environ.get("CREDALBOOK_ROOT")
     checkout = Path(chosen).resolve() if chosen else Path(__file__).resolve().parent.parent
     return checkout / "data" / "raw" if (checkout / "_toc.yml").is_file() else None
 
 
-def mirror_dir() -> Path | None:
+def _mirror_dir() -> Path | None:
     """A folder with the layout of ``data/raw/`` named by ``$CREDALBOOK_DATA_MIRROR``, or None when unset."""
     env = os.environ.get("CREDALBOOK_DATA_MIRROR")
     return Path(env) if env else None
 
 
 def cache_dir() -> Path:
-    """The download cache: ``$CREDALBOOK_DATA_CACHE``, else ``~/.cache/credalbook/downloads``."""
+    """The download cache: ``$CREDALBOOK_DATA_CACHE``, else ``~/.cache/credalbook/downloads``.
+
+    Examples
+    --------
+    >>> import os
+    >>> from credalbook.data import cache_dir
+    >>> folder = cache_dir()  # $CREDALBOOK_DATA_CACHE, else ~/.cache/credalbook/downloads
+    >>> "CREDALBOOK_DATA_CACHE" in os.environ or folder.parts[-3:] == (".cache", "credalbook", "downloads")
+    True
+    """
     env = os.environ.get("CREDALBOOK_DATA_CACHE")
     if env:
         return Path(env)
     return Path.home() / ".cache" / "credalbook" / "downloads"
 
 
-def source_folder(source: str) -> tuple[Path | None, str]:
+def _source_folder(source: str) -> tuple[Path | None, str]:
     """The folder of a folder source (``repository``, ``mirror``, ``cache``) and how to change it."""
     if source == "repository":
         chosen = os.environ.get("CREDALBOOK_ROOT")
@@ -615,7 +708,7 @@ def source_folder(source: str) -> tuple[Path | None, str]:
                  else "set CREDALBOOK_ROOT or pass --root to name a clone")
         return repository_dir(), f"the book's data/raw, present in a clone of its repository; {where}"
     if source == "mirror":
-        return mirror_dir(), "set CREDALBOOK_DATA_MIRROR"
+        return _mirror_dir(), "set CREDALBOOK_DATA_MIRROR"
     if source == "cache":
         return cache_dir(), "fill it with `credalbook fetch NAME`; set CREDALBOOK_DATA_CACHE"
     raise ValueError(f"source must be one of 'repository', 'mirror' or 'cache', got {source!r}")
@@ -650,7 +743,7 @@ def _entry(name: str, group: str | None) -> pd.Series:
     if hits.empty:
         where = f" in group {group!r}" if group else ""
         known = table if group is None else table[table["group"] == group]
-        raise DatasetNotFoundError(f"no dataset named {name!r}{where} in the registry {registry_path()}; "
+        raise DatasetNotFoundError(f"no dataset named {name!r}{where} in the registry {_registry_path()}; "
                                    f"known names: {', '.join(sorted(set(known['name'])))}")
     exact = hits[hits["name"].map(_normalise) == key]
     hits = exact if not exact.empty else hits
@@ -658,7 +751,7 @@ def _entry(name: str, group: str | None) -> pd.Series:
     return hits.iloc[int(np.argmin(hits["group"].map(order).to_numpy()))]
 
 
-def sha256_of(path: str | os.PathLike) -> str:
+def _sha256_of(path: str | os.PathLike) -> str:
     """Hex sha256 of a file's bytes."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
@@ -669,7 +762,7 @@ def sha256_of(path: str | os.PathLike) -> str:
 
 @lru_cache(maxsize=512)
 def _sha256_cached(path: str, size: int, mtime_ns: int) -> str:
-    return sha256_of(path)
+    return _sha256_of(path)
 
 
 def _verified_sha(path: Path) -> str:
@@ -740,7 +833,7 @@ def _locate(entry: pd.Series) -> tuple[pd.DataFrame, str]:
                 return _from_sklearn(entry), "package:sklearn." + entry["sklearn"].partition(":")[0]
             searched.append("package data (scikit-learn ships no copy of it)")
             continue
-        folder, hint = source_folder(source)
+        folder, hint = _source_folder(source)
         if folder is None:
             searched.append(f"no {source} ({hint})")
             continue
@@ -785,7 +878,16 @@ def load(name: str, group: str | None = None, *, declared_classes: bool = False)
     declared but absent class is a class with no instance. Raises :class:`DatasetNotFoundError` (with
     every place searched) when no source has the data, :class:`ChecksumError` when a file's
     sha256 differs from the registry's, ``ValueError`` for a bad ``name`` or ``group``.
+
+    Examples
+    --------
+    >>> from credalbook.data import load
+    >>> glass = load("glass", "zaffalon2012")
+    >>> glass.X.shape, len(glass.classes)
+    ((214, 9), 6)
     """
+    if not isinstance(declared_classes, (bool, np.bool_)):
+        raise TypeError(f"declared_classes must be a bool, got {declared_classes!r}")
     entry = _entry(name, group)
     table, source = _locate(entry)
     return _build(entry, table, source, entry["group"], declared_classes)
@@ -799,6 +901,13 @@ def list_datasets(group: str | None = None) -> pd.DataFrame:
     feature values), majority (proportion of the most frequent class), source (or why the dataset
     is unavailable), note. Availability is established by loading (sha256 checked), so this
     reads every file once.
+
+    Examples
+    --------
+    >>> from credalbook.data import list_datasets
+    >>> table = list_datasets("zaffalon2012")  # loads every file: a few seconds  # doctest: +SKIP
+    >>> table.loc[table["name"] == "glass", ["n_rows", "n_classes"]].to_numpy().tolist()  # doctest: +SKIP
+    [[214, 6]]
     """
     _check_group(group)
     full = registry()
@@ -828,11 +937,22 @@ def load_group(group: str) -> Iterator[Dataset]:
     """Yield the available datasets of a paper group, as the paper lists them (``in_paper`` rows).
 
     Missing datasets are skipped; :func:`list_datasets` says which.
+
+    Examples
+    --------
+    >>> from credalbook.data import load_group
+    >>> first = next(load_group("zaffalon2012"))
+    >>> type(first).__name__
+    'Dataset'
     """
     if group not in GROUPS:
         raise ValueError(f"group must be one of {GROUPS}, got {group!r}")
     table = registry()
-    for _, entry in table[(table["group"] == group) & table["in_paper"]].iterrows():
+    return _load_rows(table[(table["group"] == group) & table["in_paper"]], group)
+
+
+def _load_rows(table: pd.DataFrame, group: str) -> Iterator[Dataset]:
+    for _, entry in table.iterrows():
         try:
             yield load(entry["name"], group)
         except DatasetNotFoundError:
@@ -848,6 +968,13 @@ def dataset_status(group: str | None = None) -> pd.DataFrame:
     files, bytes (their total size), checksum (``"ok"``, ``"mismatch: FILE"`` naming the first
     file whose sha256 differs from the registry's, ``"n/a"`` for package data, ``""`` when not
     found) and note. This is what ``credalbook datasets`` prints.
+
+    Examples
+    --------
+    >>> from credalbook.data import dataset_status
+    >>> status = dataset_status("zaffalon2012")  # no file parsed
+    >>> list(status.columns)
+    ['group', 'name', 'source', 'folder', 'files', 'bytes', 'checksum', 'note']
     """
     _check_group(group)
     table = registry()
@@ -867,7 +994,7 @@ def dataset_status(group: str | None = None) -> pd.DataFrame:
                     row.update(source="package", folder="scikit-learn", checksum="n/a")
                     break
                 continue
-            folder, _ = source_folder(source)
+            folder, _ = _source_folder(source)
             paths = [folder / f for f in _split(entry["files"])] if folder is not None else []
             if paths and all(p.is_file() for p in paths):
                 bad = [p for p, sha in zip(paths, _split(entry["sha256"])) if _verified_sha(p) != sha]
@@ -883,7 +1010,14 @@ def dataset_status(group: str | None = None) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------
 
 class DownloadError(OSError):
-    """A download that failed before any checksum could be checked (no network, HTTP error)."""
+    """A download that failed before any checksum could be checked (no network, HTTP error).
+
+    Examples
+    --------
+    >>> from credalbook.data import DownloadError
+    >>> issubclass(DownloadError, OSError)  # fetch could not reach the server or was refused
+    True
+    """
 
 
 def _download(url: str, timeout: float = 60.0) -> bytes:
@@ -923,8 +1057,15 @@ def fetch(name: str, group: str | None = None, *, force: bool = False, base_url:
     again unless ``force``. Returns the cached paths. Raises ``DatasetNotFoundError`` for a
     dataset with no URL, :class:`DownloadError` when the server cannot be reached or refuses,
     and :class:`ChecksumError` for a download whose sha256 differs (nothing is then written).
+
+    Examples
+    --------
+    >>> from credalbook.data import fetch
+    >>> paths = fetch("iris")  # downloads into cache_dir(), checking each file's sha256  # doctest: +SKIP
     """
     _check_base_url(base_url)
+    if not isinstance(force, (bool, np.bool_)):
+        raise TypeError(f"force must be a bool, got {force!r}")
     entry = _entry(name, group)
     files, shas = _split(entry["files"]), _split(entry["sha256"])
     if base_url is not None and entry["status"] != "missing":

@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "MAX_CODE", "MANY_VALUES", "ManyValuesWarning", "categorical_codes", "check_discrete_X",
-           "encode_labels", "validated_input"]
+__all__ = ["MISSING", "MAX_CODE", "MANY_VALUES", "ManyValuesWarning", "check_discrete_X", "encode_labels",
+           "validated_input"]
 
 #: The code of a missing value in a coded feature matrix.
 MISSING = -1
-#: Bound on the codes of numeric columns (with 10 n for n rows), as count tables have one row per code.
+#: Bound on the codes of numeric columns and on the categories of a Categorical column (with 10 n for n rows), as
+#: count tables have one row per value.
 MAX_CODE = 100_000
 #: More values than this in a numeric column given to a discrete classifier's fit raise ManyValuesWarning.
 MANY_VALUES = 16
@@ -105,7 +106,15 @@ def _column_codes(values, name: str) -> np.ndarray:
     return codes
 
 
-def categorical_codes(series: pd.Series, categories: pd.Index) -> np.ndarray:
+def _check_category_count(n_categories: int, n_rows: int, where: str) -> None:
+    """Refuse a Categorical declaring more categories than :data:`MAX_CODE` and 10 n: count tables have a row each."""
+    if n_categories > max(MAX_CODE, 10 * n_rows):
+        raise ValueError(f"{where} declares {n_categories} categories for {n_rows} instances: discrete estimators "
+                         f"keep a count per category, up to max({MAX_CODE}, 10 n) (an identifier column? drop it, "
+                         f"or remove the unused categories with .cat.remove_unused_categories())")
+
+
+def _categorical_codes(series: pd.Series, categories: pd.Index) -> np.ndarray:
     """Codes of a Categorical ``series`` in the category list ``categories`` (-1: missing or not in the list)."""
     if series.cat.categories.equals(categories):
         return series.cat.codes.to_numpy().astype(np.int64)
@@ -126,6 +135,23 @@ def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missin
     ``len(categories)`` for Categorical columns, ``max code + 1`` otherwise, and a numeric column
     with more than :data:`MANY_VALUES` integer values raises :class:`ManyValuesWarning` (unless
     ``warn_many_values`` is False).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> codes, n_values, _ = check_discrete_X(np.array([[0, 2], [1, np.nan]]))
+    >>> codes.tolist(), n_values.tolist()
+    ([[0, 2], [1, -1]], [2, 3])
+    >>> X = pd.DataFrame({"colour": pd.Categorical(["red", "blue"], categories=["red", "green", "blue"])})
+    >>> codes, n_values, categories = check_discrete_X(X)
+    >>> codes.tolist(), n_values.tolist()
+    ([[0], [2]], [3])
+
+    At prediction, a value unseen in ``fit`` is missing (or refused with ``unseen="error"``):
+
+    >>> check_discrete_X(np.array([[0, 5]]), n_values=[2, 3])[0].tolist()
+    [[0, -1]]
     """
     if unseen not in ("missing", "error"):
         raise ValueError(f"unseen must be 'missing' or 'error', got {unseen!r}")
@@ -137,7 +163,7 @@ def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missin
             series = X[column]
             if isinstance(series.dtype, pd.CategoricalDtype):
                 if categories is not None and categories[j] is not None:
-                    codes = categorical_codes(series, categories[j])
+                    codes = _categorical_codes(series, categories[j])
                     unknown = series.notna().to_numpy() & (codes == MISSING)
                     if unknown.any():
                         if unseen == "error":
@@ -145,6 +171,7 @@ def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missin
                                              f"e.g. {series[unknown].iloc[0]!r}")
                     found_categories.append(categories[j])
                 else:
+                    _check_category_count(series.cat.categories.size, len(X), f"{name} column {column!r}")
                     codes = series.cat.codes.to_numpy().astype(np.int64)
                     found_categories.append(series.cat.categories)
                 columns.append(codes)
@@ -191,6 +218,16 @@ def encode_labels(y, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
     Targets are checked as scikit-learn does: a column vector is flattened with a
     ``DataConversionWarning``, and continuous or multi-output targets are refused
     (``check_classification_targets``).
+
+    Examples
+    --------
+    >>> classes, codes = encode_labels(["b", "a", "b"])
+    >>> classes.tolist(), codes.tolist()
+    (['a', 'b'], [1, 0, 1])
+    >>> import pandas as pd
+    >>> classes, codes = encode_labels(pd.Categorical(["b", "b"], categories=["a", "b", "c"]))
+    >>> classes.tolist(), codes.tolist()
+    (['a', 'b', 'c'], [1, 1])
     """
     if y is None:
         raise ValueError(f"a classifier requires y to be passed, but the target {name} is None")
@@ -227,9 +264,25 @@ def validated_input(estimator, X, *, reset: bool):
 
     A DataFrame is returned unchanged (its Categorical columns carry the codes); an array is
     converted to numbers with NaN allowed (a missing value) and infinite values refused.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from credalbook.classifiers import NaiveBayes
+    >>> model = NaiveBayes()
+    >>> validated_input(model, [[0, 1], [1, np.nan]], reset=True).shape, model.n_features_in_
+    ((2, 2), 2)
+    >>> validated_input(model, [[0, 1, 1]], reset=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 3 features, but NaiveBayes is expecting 2 features as input.
     """
     from sklearn.utils.validation import validate_data
 
+    if not isinstance(reset, (bool, np.bool_)):
+        raise TypeError(f"reset must be True (in fit) or False (at prediction), got {reset!r}")
+    if not hasattr(estimator, "__sklearn_tags__"):
+        raise TypeError(f"estimator must be a scikit-learn estimator (a BaseEstimator), got {type(estimator).__name__}")
     if isinstance(X, pd.DataFrame):
         validate_data(estimator, X, skip_check_array=True, reset=reset)
         return X

@@ -55,6 +55,13 @@ class Lens:
     right and informative) or ``"descriptor"`` (it describes the sets: a precise or a vacuous
     classifier wins it whatever its quality); ``same_as`` names the lens it duplicates (empty
     otherwise) and ``why`` says why.
+
+    Examples
+    --------
+    >>> from credalbook.lenses import LENSES
+    >>> lens = LENSES["u65"]
+    >>> lens.reads, lens.higher_is_better, lens.pooling
+    ('sets', True, 'sum')
     """
 
     name: str
@@ -66,6 +73,17 @@ class Lens:
     role: str = "score"
     same_as: str = ""
     why: str = ""
+
+    def __post_init__(self):
+        for field, allowed in (("reads", ("sets", "proba", "binary")), ("pooling", ("sum", "mean", "bins")),
+                               ("role", ("score", "descriptor"))):
+            if getattr(self, field) not in allowed:
+                raise ValueError(f"{field} must be one of {', '.join(map(repr, allowed))}, "
+                                 f"got {getattr(self, field)!r}")
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"name must be a non-empty string, got {self.name!r}")
+        if not isinstance(self.higher_is_better, (bool, np.bool_)):
+            raise TypeError(f"higher_is_better must be a bool, got {self.higher_is_better!r}")
 
 
 #: The p of the p-discounted cost of Yang et al. (2017, Eqs. 14-16), 0/1 costs, cautious variant.
@@ -120,8 +138,56 @@ FOLD_COLUMNS = (("n",) + tuple(name for name, lens in LENSES.items() if lens.poo
                 + tuple(f"{kind}_size{size}" for size in SIZE_BINS for kind in ("n", "covered")))
 
 
+def _check_frame(frame, name: str, columns=()) -> pd.DataFrame:
+    """``frame`` as a DataFrame holding ``columns`` (TypeError for another type, ValueError naming what lacks)."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    missing = set(columns) - set(frame.columns)
+    if missing:
+        raise ValueError(f"{name} lacks the columns {sorted(missing)}")
+    return frame
+
+
+def _check_scores(scores) -> pd.DataFrame:
+    """Long scores, as :func:`dataset_scores` returns them."""
+    return _check_frame(scores, "scores", ("dataset", "classifier", "lens", "value"))
+
+
+def _check_names(values, name: str, minimum: int = 1) -> list:
+    """A list of distinct names (classifiers, lenses) from a list-like, at least ``minimum`` of them."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a list of names, got {values!r}")
+    values = list(values)
+    repeated = sorted({str(v) for v in values if values.count(v) > 1})
+    if repeated:
+        raise ValueError(f"{name} holds {', '.join(repeated)} more than once")
+    if len(values) < minimum:
+        raise ValueError(f"{name} must hold at least {minimum} names, got {values!r}")
+    return values
+
+
+def _check_lenses(values, name: str = "lenses", minimum: int = 1) -> list[str]:
+    values = _check_names(values, name, minimum)
+    for lens in values:
+        _check_lens(lens, f"each lens of {name}")
+    return values
+
+
+def _check_panels(panels) -> dict:
+    if not isinstance(panels, dict):
+        raise TypeError(f"panels must be a dict (panel name -> classifiers), got {type(panels).__name__}")
+    return {name: _check_names(members, f"panels[{name!r}]", 2) for name, members in panels.items()}
+
+
 def lens_table() -> pd.DataFrame:
-    """The lenses as a table: name, what each reads, which direction is better, and its source."""
+    """The lenses as a table: name, what each reads, which direction is better, and its source.
+
+    Examples
+    --------
+    >>> from credalbook.lenses import lens_table
+    >>> lens_table().set_index("lens").loc["u65", ["reads", "better"]].tolist()
+    ['set', 'higher']
+    """
     reads = {"sets": "set", "proba": "probabilities", "binary": "probabilities, two classes"}
     return pd.DataFrame([{"lens": lens.label, "reads": reads[lens.reads], "role": lens.role,
                           "better": "higher" if lens.higher_is_better else "lower", "source": lens.source}
@@ -137,16 +203,41 @@ def fold_lenses(y_true, sets=None, proba=None, ordinal_cost=None) -> dict[str, f
     when K = 2 and the fold holds both classes (Ferri et al.'s cost lines need both), so that a
     dataset's expected loss is the mean over its folds that hold both. ``ordinal_cost`` (K, K), for
     ordered classes, adds ``p_discounted_ordinal``: the p-discounted cost with those costs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from credalbook.lenses import fold_lenses
+    >>> y = np.array([0, 1, 2, 1])
+    >>> sets = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1]], dtype=bool)
+    >>> out = fold_lenses(y, sets)  # sums over the fold's 4 instances
+    >>> out["n"], out["discounted_accuracy"], round(out["u65"], 2), out["set_size"]
+    (4, 2.5, 2.65, 6.0)
     """
     from credalbook import certainty, costs, metrics
     from credalbook.sets import check_targets_and_sets
 
     if sets is None and proba is None:
         raise ValueError("fold_lenses needs sets, proba or both")
+    if ordinal_cost is not None and sets is None:
+        raise ValueError("ordinal_cost scores sets: pass sets with it (the p-discounted cost reads set predictions)")
     out: dict[str, float] = {}
     if sets is not None:
         labels, matrix, sizes = check_targets_and_sets(y_true, sets)
         k = matrix.shape[1]
+        if proba is not None:
+            shape = np.shape(proba)
+            if len(shape) != 2 or shape[0] != len(labels) or shape[1] != k:
+                raise ValueError(f"sets has {k} columns and {len(labels)} rows but proba has shape {shape}: "
+                                 f"proba has {shape[1] if len(shape) == 2 else '?'} columns, both must describe the "
+                                 f"same {k} classes and instances")
+        if ordinal_cost is not None:
+            from credalbook._validation import check_array
+
+            ordinal_cost = check_array(ordinal_cost, "ordinal_cost", ndim=2)
+            if ordinal_cost.shape != (k, k):
+                raise ValueError(f"ordinal_cost must be a ({k}, {k}) matrix for the {k} classes of sets, "
+                                 f"got shape {ordinal_cost.shape}")
         summary = metrics.set_metrics(labels, matrix, utilities=(0.65, 0.8))
         n = len(labels)
         out["n"] = n
@@ -179,9 +270,9 @@ def fold_lenses(y_true, sets=None, proba=None, ordinal_cost=None) -> dict[str, f
     return out
 
 
-def _check_lens(lens: str) -> Lens:
-    if lens not in LENSES:
-        raise ValueError(f"lens must be one of {', '.join(LENSES)}, got {lens!r}")
+def _check_lens(lens: str, name: str = "lens") -> Lens:
+    if not isinstance(lens, str) or lens not in LENSES:
+        raise ValueError(f"{name} must be one of {', '.join(LENSES)}, got {lens!r}")
     return LENSES[lens]
 
 
@@ -193,10 +284,26 @@ def dataset_scores(rows: pd.DataFrame) -> pd.DataFrame:
     the result. ``"sum"`` lenses are pooled sums over pooled counts, ``"mean"`` lenses the mean of
     the fold values, and size-stratified coverage the least pooled coverage over the size bins
     holding at least :data:`MIN_BIN_COUNT` instances (all non-empty bins if none does).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from credalbook.lenses import fold_lenses
+    >>> y, sets = np.array([0, 1, 2, 1]), np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1]], dtype=bool)
+    >>> rows = pd.DataFrame([{"dataset": "d1", "classifier": "NCC", **fold_lenses(y, sets)}])
+    >>> from credalbook.lenses import dataset_scores
+    >>> value = dataset_scores(rows).set_index("lens")["value"]
+    >>> float(value["discounted_accuracy"]), float(value["set_size"]), float(value["coverage"])
+    (0.625, 1.5, 0.75)
     """
-    missing = {"dataset", "classifier", "n"} - set(rows.columns)
-    if missing:
-        raise ValueError(f"rows lacks the columns {sorted(missing)}")
+    _check_frame(rows, "rows", ("dataset", "classifier", "n"))
+    counts = pd.to_numeric(rows["n"], errors="coerce").to_numpy(dtype=float)
+    if rows.empty or np.any(~np.isfinite(counts)) or np.any(counts <= 0) or np.any(counts != np.round(counts)):
+        raise ValueError("rows['n'] must hold each fold's number of test instances, a positive integer on every "
+                         "row (a fold without instances has no lens value)")
+    if not any(name in rows.columns for name in LENSES) and not set(FOLD_COLUMNS[-6:]) <= set(rows.columns):
+        raise ValueError(f"rows holds no lens column: give at least one of {', '.join(LENSES)} "
+                         "(the columns of fold_lenses)")
     groups = rows.groupby(["dataset", "classifier"], sort=False)
     frames = []
     for name, lens in LENSES.items():
@@ -227,11 +334,26 @@ def dataset_scores(rows: pd.DataFrame) -> pd.DataFrame:
 
 def score_table(scores: pd.DataFrame, lens: str, classifiers=None) -> pd.DataFrame:
     """Datasets × classifiers values of one lens (from :func:`dataset_scores`), on the datasets where
-    every classifier of ``classifiers`` (default: all that the lens scores) has a value."""
+    every classifier of ``classifiers`` (default: all that the lens scores) has a value.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import score_table
+    >>> score_table(scores, "u65").round(2).head(2)
+    classifier    A    B    C
+    dataset
+    d0          0.9  0.8  0.7
+    d1          0.9  0.8  0.7
+    """
+    _check_scores(scores)
     _check_lens(lens)
     table = scores[scores["lens"] == lens].pivot(index="dataset", columns="classifier", values="value")
     if classifiers is not None:
-        classifiers = list(classifiers)
+        classifiers = _check_names(classifiers, "classifiers")
         unknown = [c for c in classifiers if c not in table.columns]
         if unknown:
             raise ValueError(f"classifiers {unknown} have no {lens!r} scores")
@@ -249,8 +371,21 @@ def _rank_matrix(table: pd.DataFrame, lens: str) -> np.ndarray:
 
 
 def lens_ranks(scores: pd.DataFrame, lenses, classifiers) -> pd.DataFrame:
-    """Lenses × classifiers: the mean rank of each classifier under each lens (Demšar 2006; 1 is the best)."""
-    classifiers = list(classifiers)
+    """Lenses × classifiers: the mean rank of each classifier under each lens (Demšar 2006; 1 is the best).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import lens_ranks
+    >>> lens_ranks(scores, ["u65", "u80"], ["A", "B", "C"])
+           A    B    C
+    u65  1.0  2.0  3.0
+    u80  1.0  2.0  3.0
+    """
+    classifiers, lenses = _check_names(classifiers, "classifiers", 2), _check_lenses(lenses)
     return pd.DataFrame([_rank_matrix(score_table(scores, lens, classifiers), lens).mean(axis=0) for lens in lenses],
                         index=list(lenses), columns=classifiers)
 
@@ -261,6 +396,12 @@ def kendall_tau_b(a, b) -> np.ndarray:
     τ_b = Σ sign(a_i − a_j) sign(b_i − b_j) / sqrt(n_a n_b) over pairs i < j, with n_a and n_b
     the pairs not tied in ``a`` and in ``b`` (Kendall 1945); ``scipy.stats.kendalltau`` is the
     oracle of the tests.
+
+    Examples
+    --------
+    >>> from credalbook.lenses import kendall_tau_b
+    >>> float(kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4]))
+    0.6666666666666666
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.shape[-1] < 2:
@@ -293,6 +434,8 @@ def _bca_constants(estimate: float, boot, jackknife) -> tuple[float, float]:
     share = (np.sum(boot < estimate) + 0.5 * np.sum(boot == estimate)) / len(boot)
     share = min(max(share, 0.5 / len(boot)), 1 - 0.5 / len(boot))
     z0 = float(norm.ppf(share))
+    if len(jackknife) < 2:  # no leave-one-out spread (τ undefined on the leave-one-out samples): no acceleration
+        return z0, 0.0
     deviation = jackknife.mean() - jackknife
     spread = np.sum(deviation ** 2)
     a = float(np.sum(deviation ** 3) / (6 * spread ** 1.5)) if spread > 0 else 0.0
@@ -307,13 +450,34 @@ def bca_interval(estimate: float, boot, jackknife, level: float = 0.95) -> tuple
     z0 = Φ⁻¹(share of ``boot`` below ``estimate``, ties counted half) and the acceleration
     a = Σd³ / (6 (Σd²)^{3/2}), d the jackknife deviations (DiCiccio & Efron 1996, §3);
     ``scipy.stats.bootstrap(method="BCa")`` is the oracle of the tests.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from credalbook.lenses import bca_interval
+    >>> x = np.random.default_rng(0).exponential(size=30)
+    >>> boot = np.array([np.random.default_rng(k).choice(x, 30).mean() for k in range(500)])
+    >>> jackknife = np.array([np.delete(x, i).mean() for i in range(30)])
+    >>> low, high = bca_interval(x.mean(), boot, jackknife, level=0.9)
+    >>> bool(low < x.mean() < high)
+    True
     """
-    from scipy.stats import norm
+    from credalbook._validation import check_array
 
     check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    check_scalar(estimate, "estimate")
     boot = np.asarray(boot, dtype=float)
     if boot.ndim != 1 or len(boot) < 2 or np.isnan(boot).any():
         raise ValueError("boot must be a 1-d array of at least two numbers without NaN")
+    jackknife = check_array(jackknife, "jackknife", ndim=1)
+    return _bca(estimate, boot, jackknife, level)
+
+
+def _bca(estimate: float, boot: np.ndarray, jackknife: np.ndarray, level: float) -> tuple[float, float]:
+    """:func:`bca_interval` on checked input; an empty ``jackknife`` (τ undefined on every leave-one-out
+    sample) gives no acceleration."""
+    from scipy.stats import norm
+
     z0, a = _bca_constants(estimate, boot, jackknife)
     z = norm.ppf([(1 - level) / 2, (1 + level) / 2])
     shares = norm.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))
@@ -357,12 +521,26 @@ def rank_agreement(scores: pd.DataFrame, lenses, classifiers, *, n_boot: int = 2
     and the leave-one-dataset-out jackknife; the same interval at
     the Bonferroni level 1 − (1 − ``level``)/m over the m pairs; the BCa p-value of τ = 0 and
     whether Holm's procedure at 1 − ``level`` rejects it. A resample on which one lens ties every
-    classifier has no τ: it is left out and counted (``n_undefined``). Rows ``lens_a, lens_b,
+    classifier has no τ: it is left out and counted (``n_undefined``); when every leave-one-dataset-out τ is
+    undefined the interval has no acceleration, and a lens that ties every classifier on the data is refused
+    (τ is undefined). Rows ``lens_a, lens_b,
     tau, low, high, low_adjusted, high_adjusted, pvalue, holm, boot_mean, n_undefined, n_datasets``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import rank_agreement
+    >>> row = rank_agreement(scores, ["u65", "u80"], ["A", "B", "C"], n_boot=200).iloc[0]
+    >>> row["lens_a"], row["lens_b"], float(row["tau"]), int(row["n_datasets"])
+    ('u65', 'u80', 1.0, 6)
     """
     check_scalar(n_boot, "n_boot", low=10, integer=True)
     check_scalar(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
-    lenses, classifiers = list(lenses), list(classifiers)
+    check_scalar(seed, "seed", low=0, integer=True)
+    lenses, classifiers = _check_lenses(lenses, minimum=2), _check_names(classifiers, "classifiers", 2)
     tables = {lens: score_table(scores, lens, classifiers) for lens in lenses}
     pairs = [(a, b) for x, a in enumerate(lenses) for b in lenses[x + 1:]]
     adjusted = 1 - (1 - level) / max(len(pairs), 1)
@@ -371,8 +549,14 @@ def rank_agreement(scores: pd.DataFrame, lenses, classifiers, *, n_boot: int = 2
         common = tables[lens_a].index.intersection(tables[lens_b].index)
         ranks_a = _rank_matrix(tables[lens_a].loc[common], lens_a)
         ranks_b = _rank_matrix(tables[lens_b].loc[common], lens_b)
-        tau = float(kendall_tau_b(ranks_a.mean(axis=0), ranks_b.mean(axis=0)))
         n = len(common)
+        if n == 0:
+            raise ValueError(f"no dataset has both a {lens_a!r} and a {lens_b!r} score for every one of classifiers")
+        tau = float(_tau_or_nan(ranks_a.mean(axis=0), ranks_b.mean(axis=0)))
+        if np.isnan(tau):
+            tied = lens_a if np.ptp(ranks_a.mean(axis=0)) == 0 else lens_b
+            raise ValueError(f"lens {tied!r} gives every one of classifiers the same mean rank on the datasets "
+                             f"both lenses score: Kendall's tau with it is undefined")
         draws = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))  # a pair's interval ignores the others
         boot = _tau_or_nan(ranks_a[draws].mean(axis=1), ranks_b[draws].mean(axis=1))
         undefined = int(np.isnan(boot).sum())
@@ -383,8 +567,8 @@ def rank_agreement(scores: pd.DataFrame, lenses, classifiers, *, n_boot: int = 2
         jackknife = _tau_or_nan(np.stack([ranks_a[k].mean(axis=0) for k in keep]),
                                 np.stack([ranks_b[k].mean(axis=0) for k in keep])) if n > 2 else np.array([tau])
         jackknife = jackknife[~np.isnan(jackknife)]
-        low, high = bca_interval(tau, boot, jackknife, level)
-        low_adjusted, high_adjusted = bca_interval(tau, boot, jackknife, adjusted)
+        low, high = _bca(tau, boot, jackknife, level)
+        low_adjusted, high_adjusted = _bca(tau, boot, jackknife, adjusted)
         rows.append({"lens_a": lens_a, "lens_b": lens_b, "tau": tau, "low": low, "high": high,
                      "low_adjusted": low_adjusted, "high_adjusted": high_adjusted,
                      "pvalue": _bca_pvalue(tau, boot, jackknife), "boot_mean": float(boot.mean()),
@@ -402,8 +586,21 @@ def nested_pairs(scores: pd.DataFrame, classifiers) -> pd.DataFrame:
     Between such a pair the coverage order is the same on every dataset: a flip between coverage and
     a lens that rewards small sets is forced by the construction (LAC at 0.80 inside LAC at 0.90,
     naive Bayes's class inside NBC-reject's set), not found by the data. Rows ``inner, outer``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> values = {("A", "coverage"): 0.80, ("A", "set_size"): 1.0, ("B", "coverage"): 0.90, ("B", "set_size"): 1.4,
+    ...           ("C", "coverage"): 0.85, ("C", "set_size"): 1.6}
+    >>> scores = pd.DataFrame([{"dataset": d, "classifier": c, "lens": lens, "value": v + 0.01 * k}
+    ...                        for k, d in enumerate(("d1", "d2")) for (c, lens), v in values.items()])
+    >>> from credalbook.lenses import nested_pairs
+    >>> nested_pairs(scores, ["A", "B", "C"])  # A's sets behave as inside B's and C's
+      inner outer
+    0     A     B
+    1     A     C
     """
-    classifiers = list(classifiers)
+    classifiers = _check_names(classifiers, "classifiers", 2)
     coverage, size = score_table(scores, "coverage", classifiers), score_table(scores, "set_size", classifiers)
     common = coverage.index.intersection(size.index)
     coverage, size = coverage.loc[common], size.loc[common]
@@ -426,10 +623,22 @@ def order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, alp
     at ``alpha`` over the datasets both lenses score, ``significant`` (beyond it under both) and
     ``kind``: ``"forced"`` when the two classifiers are nested (:func:`nested_pairs`; needs the
     coverage and set-size lenses in ``scores``), ``"genuine"`` otherwise.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import order_flips
+    >>> order_flips(scores, "u65", "u80", ["A", "B", "C"]).empty  # both lenses rank A > B > C
+    True
     """
     from credalbook.stats import nemenyi_critical_difference
 
-    classifiers = list(classifiers)
+    classifiers = _check_names(classifiers, "classifiers", 2)
+    _check_lens(lens_a, "lens_a"), _check_lens(lens_b, "lens_b")
+    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     table_a, table_b = score_table(scores, lens_a, classifiers), score_table(scores, lens_b, classifiers)
     common = table_a.index.intersection(table_b.index)
     mean_a = _rank_matrix(table_a.loc[common], lens_a).mean(axis=0)
@@ -468,10 +677,22 @@ def friedman_by_lens(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0
     Ties are the data's: ``best`` names every classifier with the lowest mean rank, joined by
     " = " when several tie (``n_best`` of them), in the order of ``classifiers``, never one of
     them by sort order; ``role`` is the lens's (score or descriptor).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import friedman_by_lens
+    >>> table = friedman_by_lens(scores, ["u65"], ["A", "B", "C"])
+    >>> table.loc[0, "best"], table.loc[0, "not_worse_than_best"], round(float(table.loc[0, "critical_difference"]), 3)
+    ('A', 'A, B', 1.353)
     """
     from credalbook.stats import friedman_test, nemenyi_critical_difference
 
-    classifiers = list(classifiers)
+    classifiers, lenses = _check_names(classifiers, "classifiers", 2), _check_lenses(lenses)
+    check_scalar(alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     rows = []
     for lens in lenses:
         table = score_table(scores, lens, classifiers)
@@ -495,10 +716,24 @@ def lens_duplicates(scores: pd.DataFrame, classifiers, rows: pd.DataFrame | None
     of ``classifiers``; for the p-discounted 0/1 cost, read as u75 (Proposition R6), τ with the
     u75 that u65 and u80 determine and, given the fold ``rows``, the largest absolute difference
     per instance between the cost and 1 − u75 (zero to rounding). τ is NaN where a lens ties every classifier.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from credalbook.lenses import lens_duplicates
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v}
+    ...         for d in range(3) for c, u65, u80 in (("A", 0.9, 0.92), ("B", 0.8, 0.85))
+    ...         for lens, v in (("u65", u65), ("u80", u80), ("p_discounted_cost", 1 - (u65 + u80) / 2))]
+    >>> lens_duplicates(pd.DataFrame(rows), ["A", "B"])[["lens", "same_as", "tau"]]
+                    lens same_as  tau
+    0  p_discounted_cost     u75  1.0
     """
     from credalbook.risk_aversion import coefficients_from_utilities
 
-    classifiers = list(classifiers)
+    classifiers = _check_names(classifiers, "classifiers", 2)
+    _check_scores(scores)
+    if rows is not None:
+        _check_frame(rows, "rows", ("n",))
     out = []
     for name, kept in MERGED.items():
         if name not in set(scores["lens"]):
@@ -524,10 +759,23 @@ def lens_duplicates(scores: pd.DataFrame, classifiers, rows: pd.DataFrame | None
 
 def nested_free_panels(classifiers, nested: pd.DataFrame) -> list[tuple[str, ...]]:
     """Every largest sub-panel of ``classifiers`` in which no member is nested in another (the maximal
-    antichains of the pairs of :func:`nested_pairs`), in the order of ``classifiers``."""
+    antichains of the pairs of :func:`nested_pairs`), in the order of ``classifiers``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from credalbook.lenses import nested_free_panels
+    >>> nested = pd.DataFrame({"inner": ["A", "A"], "outer": ["B", "C"]})
+    >>> nested_free_panels(["A", "B", "C", "D"], nested)
+    [('B', 'C', 'D'), ('A', 'D')]
+    """
     import itertools
 
-    classifiers = list(classifiers)
+    classifiers = _check_names(classifiers, "classifiers")
+    _check_frame(nested, "nested", ("inner", "outer"))
+    strangers = sorted({c for c in list(nested["inner"]) + list(nested["outer"]) if c not in classifiers}, key=str)
+    if strangers:
+        raise ValueError(f"nested names {strangers}, which are not among classifiers")
     linked = {frozenset(pair) for pair in nested[["inner", "outer"]].itertuples(index=False)}
     involved = sorted({c for pair in linked for c in pair}, key=classifiers.index)
     free = [c for c in classifiers if c not in involved]
@@ -546,8 +794,25 @@ def panel_variants(scores: pd.DataFrame, panel, *, precise=(), variants=()) -> d
     """The panels on which a finding is re-measured: ``"as run"`` (``panel``), ``"one entry per method"``
     (without ``variants``, e.g. the extra confidence levels of one conformal method), ``"no precise
     baselines"`` (without ``precise``), both, and every largest panel in which no classifier's sets are
-    nested in another's (``"no nesting 1"``, ...; :func:`nested_free_panels` of :func:`nested_pairs`)."""
-    panel = list(panel)
+    nested in another's (``"no nesting 1"``, ...; :func:`nested_free_panels` of :func:`nested_pairs`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> values = {("A", "coverage"): 0.80, ("A", "set_size"): 1.0, ("B", "coverage"): 0.90, ("B", "set_size"): 1.4,
+    ...           ("C", "coverage"): 0.85, ("C", "set_size"): 1.6}
+    >>> scores = pd.DataFrame([{"dataset": d, "classifier": c, "lens": lens, "value": v + 0.01 * k}
+    ...                        for k, d in enumerate(("d1", "d2")) for (c, lens), v in values.items()])
+    >>> from credalbook.lenses import panel_variants
+    >>> panel_variants(scores, ["A", "B", "C"], precise=["A"])
+    {'as run': ['A', 'B', 'C'], 'no precise baselines': ['B', 'C'], 'neither': ['B', 'C'], 'no nesting 1': ['B', 'C'], 'no nesting 2': ['A']}
+    """
+    _check_scores(scores)
+    panel = _check_names(panel, "panel", 2)
+    unknown = [c for c in panel if c not in set(scores["classifier"])]
+    if unknown:
+        raise ValueError(f"panel names classifiers {unknown} that have no scores")
+    precise, variants = _check_names(precise, "precise", 0), _check_names(variants, "variants", 0)
     drop = {"one entry per method": set(variants), "no precise baselines": set(precise),
             "neither": set(variants) | set(precise)}
     out = {"as run": panel}
@@ -562,7 +827,18 @@ def panel_variants(scores: pd.DataFrame, panel, *, precise=(), variants=()) -> d
 def shared_top(scores: pd.DataFrame, lenses, classifiers, alpha: float = 0.05) -> list[str]:
     """The classifiers within the Nemenyi critical difference of the best under every one of ``lenses``
     (:func:`friedman_by_lens`), in the order of ``classifiers``: those no lens of the list can tell apart
-    from its winner."""
+    from its winner.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import shared_top
+    >>> shared_top(scores, ["u65", "u80"], ["A", "B", "C"])  # six datasets: B is within the critical difference of A
+    ['A', 'B']
+    """
     table = friedman_by_lens(scores, lenses, classifiers, alpha)
     sets = [set(row.split(", ")) for row in table["not_worse_than_best"]]
     return [c for c in classifiers if all(c in s for s in sets)]
@@ -572,9 +848,23 @@ def panel_agreement(scores: pd.DataFrame, lens_a: str, lens_b: str, panels: dict
                     level: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """Kendall's τ between two lenses' mean-rank orders on each panel of ``panels`` (name → classifiers),
     with its BCa interval (:func:`rank_agreement`): how far the agreement is a property of the panel.
-    Rows ``panel, n_classifiers, tau, low, high``."""
+    Rows ``panel, n_classifiers, tau, low, high``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import panel_agreement
+    >>> panels = {"all": ["A", "B", "C"], "without C": ["A", "B"]}
+    >>> panel_agreement(scores, "u65", "u80", panels, n_boot=200)[["panel", "n_classifiers", "tau"]]
+           panel  n_classifiers  tau
+    0        all              3  1.0
+    1  without C              2  1.0
+    """
     rows = []
-    for name, classifiers in panels.items():
+    for name, classifiers in _check_panels(panels).items():
         row = rank_agreement(scores, [lens_a, lens_b], classifiers, n_boot=n_boot, level=level, seed=seed).iloc[0]
         rows.append({"panel": name, "n_classifiers": len(classifiers), "tau": row["tau"], "low": row["low"],
                      "high": row["high"]})
@@ -584,24 +874,66 @@ def panel_agreement(scores: pd.DataFrame, lens_a: str, lens_b: str, panels: dict
 def panel_winners(scores: pd.DataFrame, lenses, panels: dict, alpha: float = 0.05) -> pd.DataFrame:
     """The best classifier (ties named) and those within the critical difference of it, per lens and per
     panel of ``panels`` (name → classifiers): which findings hold whatever the panel. Rows ``panel, lens,
-    best, not_worse_than_best``."""
+    best, not_worse_than_best``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import panel_winners
+    >>> panel_winners(scores, ["u65", "u80"], {"all": ["A", "B", "C"]})[["panel", "lens", "best"]]
+      panel lens best
+    0   all  u65    A
+    1   all  u80    A
+    """
     frames = []
-    for name, classifiers in panels.items():
+    for name, classifiers in _check_panels(panels).items():
         table = friedman_by_lens(scores, lenses, classifiers, alpha)
         frames.append(table.assign(panel=name)[["panel", "lens", "best", "not_worse_than_best"]])
+    if not frames:
+        raise ValueError("panels is empty: name at least one panel")
     return pd.concat(frames, ignore_index=True)
 
 
 def lens_means(scores: pd.DataFrame, lenses, classifiers) -> pd.DataFrame:
-    """Classifiers × lenses: each lens's mean value over the datasets where it scores every classifier."""
-    classifiers = list(classifiers)
+    """Classifiers × lenses: each lens's mean value over the datasets where it scores every classifier.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import lens_means
+    >>> lens_means(scores, ["u65", "u80"], ["A", "B", "C"]).round(3)
+                u65    u80
+    classifier
+    A           0.9  0.925
+    B           0.8  0.825
+    C           0.7  0.725
+    """
+    classifiers, lenses = _check_names(classifiers, "classifiers"), _check_lenses(lenses)
     return pd.DataFrame({lens: score_table(scores, lens, classifiers).mean(axis=0) for lens in lenses})
 
 
 def utility_lines(scores: pd.DataFrame, classifiers) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(A, B), classifiers × datasets: the lines U(v) = A + 4vB of every utility of discounted accuracy
     with u(1/2) = v, recovered from the u65 and u80 lenses
-    (:func:`credalbook.risk_aversion.coefficients_from_utilities`, Proposition R1)."""
+    (:func:`credalbook.risk_aversion.coefficients_from_utilities`, Proposition R1).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import utility_lines
+    >>> A, B = utility_lines(scores, ["A", "B", "C"])
+    >>> A.shape, float(B.loc["A", "d0"])  # u65 = u80 on d0: a flat line
+    ((3, 6), 0.0)
+    """
     from credalbook.risk_aversion import coefficients_from_utilities
 
     u65, u80 = score_table(scores, "u65", classifiers), score_table(scores, "u80", classifiers)
@@ -616,13 +948,28 @@ def utility_agreement_path(scores: pd.DataFrame, against, classifiers, v_grid) -
 
     The utility's per-dataset values are the lines of :func:`utility_lines`; mean ranks over the
     datasets every lens scores, as in :func:`rank_agreement`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> from credalbook.lenses import utility_agreement_path
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": "set_size", "value": s}
+    ...         for d in range(6) for c, s in (("A", 1.0), ("B", 1.2), ("C", 1.5))]
+    >>> scores = pd.concat([scores, pd.DataFrame(rows)], ignore_index=True)
+    >>> utility_agreement_path(scores, ["set_size"], ["A", "B", "C"], [0.5, 0.8])
+         v  set_size
+    0  0.5       1.0
+    1  0.8       1.0
     """
     from credalbook._validation import check_array
 
     v_grid = check_array(v_grid, "v_grid", ndim=1)
     if np.any((v_grid < 0.5) | (v_grid >= 1)):
         raise ValueError("v_grid must lie in [0.5, 1): u(1/2) of a risk-averse utility")
-    classifiers, against = list(classifiers), list(against)
+    classifiers, against = _check_names(classifiers, "classifiers", 2), _check_lenses(against, "against")
     A, B = utility_lines(scores, classifiers)
     tables = {lens: score_table(scores, lens, classifiers) for lens in against}
     common = A.columns
@@ -639,11 +986,25 @@ def utility_agreement_path(scores: pd.DataFrame, against, classifiers, v_grid) -
 
 
 def plot_utility_agreement_path(path: pd.DataFrame, ax=None):
-    """Kendall τ of u_v's ranking with each lens, against v (the output of :func:`utility_agreement_path`)."""
+    """Kendall τ of u_v's ranking with each lens, against v (the output of :func:`utility_agreement_path`).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from credalbook.lenses import plot_utility_agreement_path
+    >>> path = pd.DataFrame({"v": [0.5, 0.65, 0.8, 0.95], "coverage": [-0.2, 0.1, 0.4, 0.7]})
+    >>> ax = plot_utility_agreement_path(path)
+    >>> ax.get_ylabel()
+    "Kendall τ with u_v's ranking"
+    """
     import matplotlib.pyplot as plt
 
     from credalbook.style import COLUMN_WIDTH
 
+    _check_frame(path, "path", ("v",))
+    _check_lenses(path.columns.drop("v"), "path's columns")
     if ax is None:
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 3.6))
     for lens in path.columns.drop("v"):
@@ -666,10 +1027,20 @@ LABEL_SPACES = ("two classes", "three or more")
 def label_spaces(rows: pd.DataFrame) -> pd.Series:
     """Each dataset's label-space group (:data:`LABEL_SPACES`), read from the fold rows: a dataset has two
     classes exactly when its probabilistic classifiers store the binary expected loss
-    (:func:`fold_lenses` computes it for two-column probabilities only)."""
-    missing = {"dataset", "expected_loss"} - set(rows.columns)
-    if missing:
-        raise ValueError(f"rows lacks the columns {sorted(missing)}")
+    (:func:`fold_lenses` computes it for two-column probabilities only).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from credalbook.lenses import fold_lenses, label_spaces
+    >>> y, p1 = np.array([0, 1, 1, 0]), np.array([0.2, 0.7, 0.6, 0.4])
+    >>> two = fold_lenses(y, proba=np.column_stack([1 - p1, p1]))
+    >>> three = fold_lenses(np.array([0, 1, 2]), proba=np.full((3, 3), 1 / 3))
+    >>> rows = pd.DataFrame([{"dataset": "spam", **two}, {"dataset": "iris", **three}])
+    >>> label_spaces(rows).to_dict()
+    {'iris': 'three or more', 'spam': 'two classes'}
+    """
+    _check_frame(rows, "rows", ("dataset", "expected_loss"))
     binary = rows.groupby("dataset", sort=True)["expected_loss"].apply(lambda values: values.notna().any())
     return binary.map({True: LABEL_SPACES[0], False: LABEL_SPACES[1]}).rename("label_space")
 
@@ -683,11 +1054,24 @@ def coverage_by_size(rows: pd.DataFrame, classifiers, by_label_space: bool = Fal
     share of the test instances that receive a set of that size. With ``by_label_space`` the
     datasets of two classes, where a set of two is the whole label space and covers by
     construction, are averaged apart from the others (a ``label_space`` column, :func:`label_spaces`).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from credalbook.lenses import fold_lenses
+    >>> y, sets = np.array([0, 1, 2, 1]), np.array([[1, 0, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1]], dtype=bool)
+    >>> rows = pd.DataFrame([{"dataset": "d1", "classifier": "NCC", **fold_lenses(y, sets)}])
+    >>> from credalbook.lenses import coverage_by_size
+    >>> coverage_by_size(rows, ["NCC"])[["size", "share", "datasets"]]  # fewer than 10 sets per size: no coverage
+      size  share  datasets
+    0    1    0.5         0
+    1    2    0.5         0
+    2   3+    0.0         0
     """
-    missing = {"dataset", "classifier", "n"} - set(rows.columns)
-    if missing:
-        raise ValueError(f"rows lacks the columns {sorted(missing)}")
-    classifiers = list(classifiers)
+    _check_frame(rows, "rows", ("dataset", "classifier", "n") + FOLD_COLUMNS[-6:])
+    if not isinstance(by_label_space, (bool, np.bool_)):
+        raise TypeError(f"by_label_space must be a bool, got {by_label_space!r}")
+    classifiers = _check_names(classifiers, "classifiers")
     unknown = sorted(set(classifiers) - set(rows["classifier"]))
     if unknown:
         raise ValueError(f"classifiers {unknown} have no rows")
@@ -713,11 +1097,25 @@ def coverage_by_size(rows: pd.DataFrame, classifiers, by_label_space: bool = Fal
 
 def plot_coverage_by_size(table: pd.DataFrame, nominal=(), ax=None):
     """Coverage of the sets of each size (markers) per classifier, from :func:`coverage_by_size`;
-    ``nominal`` confidence levels drawn as horizontal lines."""
+    ``nominal`` confidence levels drawn as horizontal lines.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from credalbook.lenses import plot_coverage_by_size
+    >>> table = pd.DataFrame({"classifier": ["NCC", "NCC", "LAC", "LAC"], "size": ["1", "2", "1", "2"],
+    ...                       "coverage": [0.92, 0.97, 0.85, 0.95]})
+    >>> ax = plot_coverage_by_size(table, nominal=[0.9])
+    >>> [label.get_text() for label in ax.get_xticklabels()]
+    ['NCC', 'LAC']
+    """
     import matplotlib.pyplot as plt
 
     from credalbook.style import COLUMN_WIDTH
 
+    _check_frame(table, "table", ("classifier", "size", "coverage"))
     classifiers = list(dict.fromkeys(table["classifier"]))
     if ax is None:
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 3.8))
@@ -736,12 +1134,26 @@ def plot_coverage_by_size(table: pd.DataFrame, nominal=(), ax=None):
 
 def plot_lens_ranks(ranks: pd.DataFrame, ax=None):
     """Heat map of mean ranks, classifiers (rows) × lenses (columns), from :func:`lens_ranks`; each
-    lens's best classifier is framed (every one of them when several tie)."""
+    lens's best classifier is framed (every one of them when several tie).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from credalbook.lenses import plot_lens_ranks
+    >>> ranks = pd.DataFrame({"A": [1.0, 2.0], "B": [2.0, 1.0]}, index=["u65", "set_size"])  # lens_ranks' layout
+    >>> ax = plot_lens_ranks(ranks)
+    >>> [label.get_text() for label in ax.get_yticklabels()], len(ax.patches)  # one frame per lens's best
+    (['A', 'B'], 2)
+    """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
     from credalbook.style import COLUMN_WIDTH
 
+    _check_frame(ranks, "ranks")
+    _check_lenses(ranks.index, "ranks' index (lenses)")
     matrix = ranks.T
     if ax is None:
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.32 * len(matrix) + 1.8))
@@ -757,12 +1169,26 @@ def plot_lens_ranks(ranks: pd.DataFrame, ax=None):
 
 
 def plot_rank_correlations(agreement: pd.DataFrame, ax=None):
-    """Heat map of Kendall's τ between lenses (the output of :func:`rank_agreement`), τ printed in each cell."""
+    """Heat map of Kendall's τ between lenses (the output of :func:`rank_agreement`), τ printed in each cell.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from credalbook.lenses import plot_rank_correlations
+    >>> agreement = pd.DataFrame({"lens_a": ["u65"], "lens_b": ["set_size"], "tau": [-0.6]})  # as rank_agreement returns
+    >>> ax = plot_rank_correlations(agreement)
+    >>> sorted(text.get_text() for text in ax.texts)
+    ['-0.60', '-0.60', '1.00', '1.00']
+    """
     import matplotlib.pyplot as plt
 
     from credalbook.style import COLUMN_WIDTH
 
+    _check_frame(agreement, "agreement", ("lens_a", "lens_b", "tau"))
     lenses = list(dict.fromkeys(list(agreement["lens_a"]) + list(agreement["lens_b"])))
+    _check_lenses(lenses, "agreement's lens_a and lens_b")
     matrix = np.eye(len(lenses))
     position = {lens: k for k, lens in enumerate(lenses)}
     for row in agreement.itertuples():
@@ -794,11 +1220,27 @@ def _spread(values: np.ndarray, gap: float) -> np.ndarray:
 
 def plot_order_flips(scores: pd.DataFrame, lens_a: str, lens_b: str, classifiers, ax=None):
     """Slope chart: each classifier's mean rank under ``lens_a`` (left) and ``lens_b`` (right);
-    crossing lines are order flips (:func:`order_flips`)."""
+    crossing lines are order flips (:func:`order_flips`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": v + 0.01 * d * (lens == "u80")}
+    ...         for d in range(6) for c, v in (("A", 0.9), ("B", 0.8), ("C", 0.7)) for lens in ("u65", "u80")]
+    >>> scores = pd.DataFrame(rows)
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from credalbook.lenses import plot_order_flips
+    >>> ax = plot_order_flips(scores, "u65", "u80", ["A", "B", "C"])
+    >>> [label.get_text() for label in ax.get_xticklabels()]
+    ['u65', 'u80']
+    """
     import matplotlib.pyplot as plt
 
     from credalbook.style import COLUMN_WIDTH
 
+    if lens_a == lens_b:
+        raise ValueError(f"lens_a and lens_b must differ, both are {lens_a!r}")
     ranks = lens_ranks(scores, [lens_a, lens_b], classifiers)
     if ax is None:
         _, ax = plt.subplots(figsize=(COLUMN_WIDTH * 0.75, COLUMN_WIDTH * 0.8))

@@ -37,6 +37,26 @@ class SetPipeline(Pipeline):
     """A :class:`~sklearn.pipeline.Pipeline` whose last step's set-valued predictions pass through.
 
     Parameters and fitted attributes are those of :class:`~sklearn.pipeline.Pipeline`.
+    ``predict_set``, ``predict_with_set`` and ``predict_index`` exist only when the last step
+    has them.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_wine
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> from credalbook.preprocessing import MDLDiscretizer
+    >>> X, y = load_wine(return_X_y=True)
+    >>> pipe = SetPipeline([("mdl", MDLDiscretizer()), ("ncc", NaiveCredalClassifier())]).fit(X, y)
+    >>> pipe.predict_set(X[:2]).tolist()  # columns ordered as classes_
+    [[True, False, False], [True, False, False]]
+    >>> pipe.predict(X[:2]).tolist()
+    [0, 0]
+
+    With a precise last step there is no ``predict_set`` to call:
+
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> hasattr(SetPipeline([("lr", LogisticRegression())]), "predict_set")
+    False
     """
 
     def _transformed(self, X):
@@ -61,7 +81,29 @@ class SetPipeline(Pipeline):
 
 
 def make_set_pipeline(*steps, memory=None, transform_input=None, verbose: bool = False) -> SetPipeline:
-    """A :class:`SetPipeline` of ``steps``, named automatically (as :func:`~sklearn.pipeline.make_pipeline`)."""
+    """A :class:`SetPipeline` of ``steps``, named automatically (as :func:`~sklearn.pipeline.make_pipeline`).
+
+    Parameters
+    ----------
+    *steps
+        Estimators, the last one a classifier (with ``predict_set`` for set-valued predictions).
+    memory, transform_input, verbose
+        As in :func:`~sklearn.pipeline.make_pipeline`.
+
+    Returns
+    -------
+    SetPipeline
+
+    Examples
+    --------
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> from credalbook.preprocessing import MDLDiscretizer
+    >>> pipe = make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=2))
+    >>> [name for name, _ in pipe.steps]
+    ['mdldiscretizer', 'naivecredalclassifier']
+    >>> pipe.get_params()["naivecredalclassifier__s"]  # the names a grid search uses
+    2
+    """
     if not steps:
         raise ValueError("steps is empty: make_set_pipeline needs at least one estimator")
     plain = make_pipeline(*steps, memory=memory, transform_input=transform_input, verbose=verbose)
@@ -73,7 +115,19 @@ PRECISE_OPTIONS = ("error", "warn", "singleton")
 
 
 class SingletonSetWarning(UserWarning):
-    """A precise classifier's predictions were taken as singleton sets (``precise="warn"``)."""
+    """A precise classifier's predictions were taken as singleton sets (``precise="warn"``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> tree = DecisionTreeClassifier().fit([[0], [1]], ["a", "b"])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     sets = predict_set(tree, [[0]], precise="warn")
+    >>> sets.tolist(), [warning.category.__name__ for warning in caught]
+    ([[True, False]], ['SingletonSetWarning'])
+    """
 
 
 def set_predictor(estimator):
@@ -84,12 +138,26 @@ def set_predictor(estimator):
     :class:`~sklearn.model_selection.RandomizedSearchCV`, the halving searches) its
     ``best_estimator_``'s, wrappers nested in any order.
 
+    Parameters
+    ----------
+    estimator : estimator
+        Any estimator; a search CV must be fitted (with ``refit``).
+
+    Returns
+    -------
+    estimator or None
+
+    Examples
+    --------
     >>> from sklearn.model_selection import GridSearchCV
     >>> from credalbook.classifiers import NaiveCredalClassifier
     >>> search = GridSearchCV(NaiveCredalClassifier(), {"s": [1, 2]}, cv=2)
     >>> X, y = [[0], [1], [0], [1]], ["a", "b", "a", "b"]
     >>> type(set_predictor(search.fit(X, y))).__name__
     'NaiveCredalClassifier'
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> set_predictor(DecisionTreeClassifier()) is None
+    True
     """
     if hasattr(estimator, "predict_set"):
         return estimator

@@ -28,7 +28,9 @@ from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import check_is_fitted
 
 from credalbook._mdl import entropy_rows, jncc2_mdl_cuts, mdl_cuts
-from credalbook.discrete import MISSING, categorical_codes, check_discrete_X, encode_labels, validated_input
+from credalbook._validation import check_array
+from credalbook.discrete import (MISSING, _categorical_codes, _check_category_count, check_discrete_X, encode_labels,
+                                 validated_input)
 
 __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_uncertainty", "cfs_merit",
            "CFSSelector", "weka_cfs"]
@@ -43,9 +45,37 @@ def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, floa
     Accept iff Gain > [log2(N−1) + log2(3^k − 2) − (k·H − k1·H1 − k2·H2)] / N
     (Fayyad & Irani 1993, eq. of the MDLPC criterion; k, k1, k2 numbers of classes present).
     Returns ``(accepted, gain, threshold)``.
+
+    Parameters
+    ----------
+    counts : array-like
+        The class counts of the interval, (K,), non-negative.
+    left : array-like
+        The class counts below the cut, (K,), at most ``counts`` class by class, leaving
+        instances on both sides.
+
+    Examples
+    --------
+    A cut that separates two classes of four instances each is accepted; one that leaves a
+    mixed part is not:
+
+    >>> mdl_accepts([4, 4], [4, 0])
+    (True, 1.0, 0.45183873051440104)
+    >>> accepted, gain, threshold = mdl_accepts([4, 4], [3, 1])
+    >>> accepted, round(gain, 3), round(threshold, 3)
+    (False, 0.189, 0.857)
     """
-    counts = np.asarray(counts, dtype=float)
-    left = np.asarray(left, dtype=float)
+    counts = check_array(counts, "counts", ndim=1)
+    left = check_array(left, "left", ndim=1)
+    if left.shape != counts.shape:
+        raise ValueError(f"left must have one count per class as counts does ({counts.size}), got {left.size}")
+    if np.any(counts < 0) or np.any(left < 0):
+        raise ValueError(f"counts and left must be non-negative class counts, got counts={counts.tolist()}, "
+                         f"left={left.tolist()}")
+    if np.any(left > counts):
+        j = int(np.flatnonzero(left > counts)[0])
+        raise ValueError(f"left must be at most counts class by class (the instances left of the cut are some of "
+                         f"all the instances): class {j} has left {left[j]:g} > counts {counts[j]:g}")
     right = counts - left
     n, n1, n2 = counts.sum(), left.sum(), right.sum()
     if n1 <= 0 or n2 <= 0:
@@ -199,6 +229,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         numeric, values, classes = [], [], []
         for name, column in zip(names, columns):
             if isinstance(column.dtype, pd.CategoricalDtype):
+                _check_category_count(column.cat.categories.size, len(column), f"X column {name!r}")
                 self.cuts_.append(None)
                 self.categories_.append(column.cat.categories)
                 continue
@@ -255,7 +286,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             if cuts is None:
                 if categories is not None:
                     if isinstance(column.dtype, pd.CategoricalDtype):
-                        codes = categorical_codes(column, categories)
+                        codes = _categorical_codes(column, categories)
                     elif name in declared:    # a declared column coded by its values
                         codes = pd.Index(categories).get_indexer(column).astype(np.int64)   # unseen or missing: -1
                     else:
@@ -281,6 +312,14 @@ def missing_as_category(X: pd.DataFrame) -> pd.DataFrame:
     Every column gains the extra category, whether or not it has missing values, so training and
     test folds coded separately stay aligned. A classifier then learns "missing" as an ordinary
     value instead of ignoring it (the missing-at-random treatment of NCC2, Corani & Zaffalon 2008).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"a": pd.Categorical([0, None, 1], categories=[0, 1])})
+    >>> coded = missing_as_category(X)
+    >>> coded["a"].tolist(), coded["a"].cat.categories.tolist()
+    ([0, 2, 1], [0, 1, 2])
     """
     if not isinstance(X, pd.DataFrame):
         raise ValueError(f"X must be a DataFrame of Categoricals (the output of MDLDiscretizer), got {type(X).__name__}")
@@ -315,8 +354,37 @@ def _contingency(a: np.ndarray, b: np.ndarray, ma: int, mb: int) -> np.ndarray:
 
 
 def symmetrical_uncertainty(table: np.ndarray) -> float:
-    """SU = 2·[H(A) + H(B) − H(A,B)] / [H(A) + H(B)] of a joint count table (Hall 1999, eq. 4.?; 0 if both constant)."""
-    table = np.asarray(table, dtype=float)
+    """SU = 2·[H(A) + H(B) − H(A,B)] / [H(A) + H(B)] of a joint count table (Hall 1999, eq. 4.?; 0 if both constant).
+
+    Parameters
+    ----------
+    table : array-like
+        The (m_A, m_B) joint counts of two discrete variables: finite, non-negative, not all zero.
+
+    Returns
+    -------
+    float
+        The symmetrical uncertainty, in [0, 1]: 0 for independent variables, 1 when each determines the other.
+
+    Examples
+    --------
+    >>> symmetrical_uncertainty([[5, 0], [0, 5]])
+    1.0
+    >>> abs(symmetrical_uncertainty([[2, 2], [3, 3]])) < 1e-12   # independent
+    True
+    >>> round(symmetrical_uncertainty([[4, 1], [1, 4]]), 3)
+    0.278
+    """
+    table = check_array(table, "table", ndim=2)
+    if np.any(table < 0):
+        raise ValueError("table must hold non-negative counts (a joint count table of two discrete variables)")
+    if table.sum() <= 0:
+        raise ValueError("table holds no instances: all its counts are zero")
+    return _symmetrical_uncertainty(table)
+
+
+def _symmetrical_uncertainty(table: np.ndarray) -> float:
+    """:func:`symmetrical_uncertainty` without the checks (its callers build the tables)."""
     h_a = entropy_rows(table.sum(axis=1))
     h_b = entropy_rows(table.sum(axis=0))
     h_ab = entropy_rows(table.ravel())
@@ -326,7 +394,52 @@ def symmetrical_uncertainty(table: np.ndarray) -> float:
 
 
 def cfs_merit(subset, class_corr: np.ndarray, feature_corr: np.ndarray) -> float:
-    """Hall's merit k·r̄_cf / sqrt(k + k(k−1)·r̄_ff) of a feature subset (Hall 1999, eq. 4.1)."""
+    """Hall's merit k·r̄_cf / sqrt(k + k(k−1)·r̄_ff) of a feature subset (Hall 1999, eq. 4.1).
+
+    Parameters
+    ----------
+    subset : list
+        Indices of the features in the subset (distinct, within ``0..d-1``).
+    class_corr : array-like
+        The (d,) correlations of each feature with the class (symmetrical uncertainties, in [0, 1]).
+    feature_corr : array-like
+        The (d, d) symmetric correlations between features, in [0, 1], ones on the diagonal.
+
+    Returns
+    -------
+    float
+        The merit (0 for an empty subset).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_corr = np.array([0.6, 0.5, 0.1])
+    >>> feature_corr = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    >>> round(cfs_merit([0], class_corr, feature_corr), 3)
+    0.6
+    >>> round(cfs_merit([0, 1], class_corr, feature_corr), 3)   # redundant: worse than feature 0 alone
+    0.564
+    >>> round(cfs_merit([0, 2], class_corr, feature_corr), 3)
+    0.495
+    """
+    class_corr = check_array(class_corr, "class_corr", ndim=1)
+    feature_corr = check_array(feature_corr, "feature_corr", ndim=2)
+    d = class_corr.size
+    if feature_corr.shape != (d, d):
+        raise ValueError(f"feature_corr must be (d, d) = ({d}, {d}) as class_corr has d = {d} features, "
+                         f"got shape {feature_corr.shape}")
+    if np.any(class_corr < 0) or np.any(class_corr > 1) or np.any(feature_corr < 0) or np.any(feature_corr > 1):
+        raise ValueError("class_corr and feature_corr must hold correlations in [0, 1] (symmetrical uncertainties)")
+    items = list(subset)
+    if any(isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)) for j in items):
+        raise ValueError(f"subset must hold feature indices (integers), got {items!r}")
+    if any(j < 0 or j >= d for j in items) or len(set(items)) != len(items):
+        raise ValueError(f"subset must hold distinct feature indices within 0..{d - 1}, got {items!r}")
+    return _cfs_merit(items, class_corr, feature_corr)
+
+
+def _cfs_merit(subset, class_corr: np.ndarray, feature_corr: np.ndarray) -> float:
+    """:func:`cfs_merit` without the checks (the best-first search calls it on its own indices)."""
     subset = list(subset)
     if not subset:
         return 0.0
@@ -498,6 +611,17 @@ class CFSSelector(TransformerMixin, BaseEstimator):
         already kept (Weka's default, ``CfsSubsetEval`` without ``-L``; Hall 1999, §4.4).
         Zaffalon, Corani & Mauá (2012, §9.1.3) ran Weka's defaults: ``convention="weka",
         locally_predictive=True``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([0, 1] * 6)
+    >>> X = np.column_stack([y, y, [0, 0, 1, 1] * 3])   # feature 1 repeats feature 0; feature 2 is noise
+    >>> selector = CFSSelector().fit(X, y)
+    >>> selector.get_support().tolist(), round(selector.merit_, 3)
+    ([True, False, False], 1.0)
+    >>> selector.transform(X[:3]).tolist()
+    [[0], [1], [0]]
     """
 
     def __init__(self, search_termination: int = 5, convention: str = "book", locally_predictive: bool = False):
@@ -509,13 +633,31 @@ class CFSSelector(TransformerMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True  # discrete codes or Categorical columns
         tags.input_tags.allow_nan = True    # NaN (or -1) marks a missing value
+        tags.input_tags.positive_only = True   # codes 0..m-1: other negative values are refused (as the classifiers')
         return tags
 
     def fit(self, X, y):
+        """Search the feature subset of best merit on discrete training data.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) discrete features: integer codes 0..m-1 (NaN or -1: missing) or a
+            DataFrame of pandas Categoricals (:mod:`credalbook.discrete`).
+        y
+            (n_samples,) class labels.
+
+        Returns
+        -------
+        CFSSelector
+            The fitted selector (``support_``, ``merit_``).
+        """
         if not isinstance(self.search_termination, (int, np.integer)) or self.search_termination < 1:
             raise ValueError(f"search_termination must be a positive integer, got {self.search_termination!r}")
         if self.convention not in ("book", "weka"):
             raise ValueError(f"convention must be 'book' or 'weka', got {self.convention!r}")
+        if not isinstance(self.locally_predictive, (bool, np.bool_)):
+            raise ValueError(f"locally_predictive must be True or False, got {self.locally_predictive!r}")
         X = validated_input(self, X, reset=True)
         codes, n_values, _ = check_discrete_X(X, "X")
         _, labels = encode_labels(y, "y")
@@ -532,12 +674,12 @@ class CFSSelector(TransformerMixin, BaseEstimator):
                 feature_corr[i + 1:, i] = feature_corr[i, i + 1:] = _weka_su_batch(
                     codes[:, i + 1:], m[i + 1:], codes[:, i], int(m[i]), False)
         else:
-            class_corr = np.array([symmetrical_uncertainty(_contingency(codes[:, j], labels, m[j], k))
+            class_corr = np.array([_symmetrical_uncertainty(_contingency(codes[:, j], labels, m[j], k))
                                    for j in range(d)])
             feature_corr = np.eye(d)
             for i in range(d):
                 for j in range(i + 1, d):
-                    feature_corr[i, j] = feature_corr[j, i] = symmetrical_uncertainty(
+                    feature_corr[i, j] = feature_corr[j, i] = _symmetrical_uncertainty(
                         _contingency(codes[:, i], codes[:, j], m[i], m[j]))
         self.class_correlation_ = class_corr
         self.feature_correlation_ = feature_corr
@@ -551,7 +693,7 @@ class CFSSelector(TransformerMixin, BaseEstimator):
             selected = (int(np.argmax(class_corr)),)
         self.support_ = np.zeros(d, dtype=bool)
         self.support_[list(selected)] = True
-        self.merit_ = (_weka_merit if weka else cfs_merit)(tuple(sorted(selected)), class_corr, feature_corr)
+        self.merit_ = (_weka_merit if weka else _cfs_merit)(tuple(sorted(selected)), class_corr, feature_corr)
         return self
 
     def _weka_best_first(self, class_corr, feature_corr) -> tuple:
@@ -608,7 +750,7 @@ class CFSSelector(TransformerMixin, BaseEstimator):
                 if key in visited:
                     continue
                 visited.add(key)
-                merit = cfs_merit(child, class_corr, feature_corr)
+                merit = _cfs_merit(child, class_corr, feature_corr)
                 heapq.heappush(open_list, (-merit, counter, child))
                 counter += 1
                 if merit - best_merit > 1e-5:
@@ -631,5 +773,18 @@ class CFSSelector(TransformerMixin, BaseEstimator):
 def weka_cfs() -> CFSSelector:
     """CFS as Zaffalon, Corani & Mauá (2012, §9.1.3) ran it: Weka 3.9's ``CfsSubsetEval`` +
     ``BestFirst`` with their defaults (``CFSSelector(convention="weka", locally_predictive=True)``,
-    equal to Weka's subsets on every fold of the benchmark, ``tests/test_weka_golden.py``)."""
+    equal to Weka's subsets on every fold of the benchmark, ``tests/test_weka_golden.py``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> y = np.array([0, 1] * 6)
+    >>> X = np.column_stack([y, y, [0, 0, 1, 1] * 3])   # feature 1 repeats feature 0; feature 2 is noise
+    >>> CFSSelector(convention="weka").fit(X, y).get_support().tolist()
+    [True, False, False]
+    >>> weka_cfs().fit(X, y).get_support().tolist()   # its locally predictive step adds the copy back
+    [True, True, False]
+    >>> weka_cfs().get_params() == CFSSelector(convention="weka", locally_predictive=True).get_params()
+    True
+    """
     return CFSSelector(convention="weka", locally_predictive=True)

@@ -12,7 +12,7 @@ Beta-distributed variable; here the uncertain quantity is ``v`` (:class:`RiskAve
 Beta on an interval of [1/2, 1]).
 
 Because ``u_v(x)`` is affine in ``v`` (Part VII, Proposition R1, derived in
-:mod:`credalbook.theory.risk_aversion`), a classifier's mean utility over a test set is a
+:mod:`credalbook.book.theory.risk_aversion`), a classifier's mean utility over a test set is a
 line ``U(v) = A + 4 v B`` with ``A = mean(2x² − x)`` and ``B = mean(x(1 − x))``
 (:func:`utility_coefficients`). Everything below works on those two numbers per classifier
 (and dataset):
@@ -96,6 +96,13 @@ class RiskAversion:
         The Beta's shape parameters, positive.
     low, high
         The support, ``1/2 <= low < high <= 1``.
+
+    Examples
+    --------
+    >>> from credalbook.risk_aversion import RiskAversion
+    >>> v = RiskAversion.from_mean(0.65, 20)  # u(1/2) around u65's 0.65, on [1/2, 1]
+    >>> round(v.mean, 6), v.support, round(float(v.cdf(0.65)), 3)
+    (0.65, (0.5, 1.0), 0.526)
     """
 
     alpha: float
@@ -115,7 +122,7 @@ class RiskAversion:
         """The scaled Beta with mean ``mean`` and concentration ``alpha + beta = concentration``.
 
         ``alpha = concentration (mean − low) / (high − low)``, ``beta = concentration (high − mean) /
-        (high − low)`` (derived in :func:`credalbook.theory.risk_aversion.beta_from_mean`); the
+        (high − low)`` (derived in :func:`credalbook.book.theory.risk_aversion.beta_from_mean`); the
         variance is ``(mean − low)(high − mean) / (concentration + 1)``.
         """
         low, high = _check_support(low, high)
@@ -202,6 +209,14 @@ class RiskAversion:
         return self.low + (self.high - self.low) * rng.beta(self.alpha, self.beta, size=size)
 
 
+def _check_v(v: np.ndarray, name: str = "v") -> np.ndarray:
+    """Risk aversions v = u(1/2) within [V_MIN, V_MAX] (a utility of discounted accuracy has v in [1/2, 1])."""
+    if np.any((v < V_MIN) | (v > V_MAX)):
+        raise ValueError(f"{name} must lie in [{V_MIN:g}, {V_MAX:g}] (v = u(1/2) of a utility of discounted accuracy), "
+                         f"got {float(v[(v < V_MIN) | (v > V_MAX)].ravel()[0])!r}")
+    return v
+
+
 def _check_distribution(distribution, name: str = "distribution") -> RiskAversion:
     if not isinstance(distribution, RiskAversion):
         raise ValueError(f"{name} must be a RiskAversion (e.g. RiskAversion.from_mean(0.65, 20)), "
@@ -226,6 +241,16 @@ def utility_coefficients(y_true, y_set) -> tuple[float, float]:
         Class indices 0..K-1, shape (n,).
     y_set
         The predicted sets (:mod:`credalbook.sets`), a boolean matrix of shape (n, K).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from credalbook.risk_aversion import mean_utility, utility_coefficients
+    >>> y = np.array([0, 1, 2])
+    >>> sets = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 0]], dtype=bool)  # right, two-class hit, wrong
+    >>> A, B = utility_coefficients(y, sets)
+    >>> round(A, 6), round(B, 6), round(mean_utility(A, B, 0.65), 6)  # u65 = (1 + 0.65 + 0) / 3
+    (0.333333, 0.083333, 0.55)
     """
     labels, matrix, sizes = check_targets_and_sets(y_true, y_set)
     x = matrix[np.arange(labels.size), labels] / sizes
@@ -238,6 +263,13 @@ def coefficients_from_utilities(u_first, u_second, v_first: float = 0.65, v_seco
     ``B = (u_second − u_first) / (4 (v_second − v_first))``, ``A = u_first − 4 v_first B``: stored mean
     u65 and u80 (or discounted accuracy, v = 1/2) determine the whole line (Proposition R1).
     Arrays broadcast; scalars give floats.
+
+    Examples
+    --------
+    >>> from credalbook.risk_aversion import coefficients_from_utilities
+    >>> A, B = coefficients_from_utilities(0.55, 0.6)  # mean u65 and u80
+    >>> round(A, 6), round(B, 6)
+    (0.333333, 0.083333)
     """
     check_scalar(v_first, "v_first", low=V_MIN, high=V_MAX, high_inclusive=False)
     check_scalar(v_second, "v_second", low=V_MIN, high=V_MAX, high_inclusive=False)
@@ -261,10 +293,16 @@ def mean_utility(A, B, v):
 
     The expected utility under an uncertain v is the utility at its mean (Proposition R2):
     ``mean_utility(A, B, distribution.mean)``.
+
+    Examples
+    --------
+    >>> from credalbook.risk_aversion import mean_utility
+    >>> [round(u, 6) for u in mean_utility(0.3, 0.1, [0.5, 0.65, 0.8]).tolist()]  # discounted accuracy, u65, u80
+    [0.5, 0.56, 0.62]
     """
     A = check_array(A, "A", allow_empty=True)
     B = check_array(B, "B", allow_empty=True)
-    v = check_array(v, "v", allow_empty=True)
+    v = _check_v(check_array(v, "v", allow_empty=True))
     try:
         value = A + 4.0 * v * B
     except ValueError:
@@ -281,6 +319,12 @@ def crossing_point(A_a: float, B_a: float, A_b: float, B_b: float) -> float | No
     ``U_a(v) − U_b(v) = 4 (B_a − B_b)(v − v*)``: a beats b for v > v* when ``B_a > B_b`` (a is the
     more cautious), for v < v* when ``B_a < B_b``. None when ``B_a == B_b`` (parallel lines: one
     classifier is better for every v, or they are equal everywhere). v* may lie outside [1/2, 1].
+
+    Examples
+    --------
+    >>> from credalbook.risk_aversion import crossing_point
+    >>> round(crossing_point(0.60, 0.05, 0.70, 0.02), 6)  # a, the more cautious, wins for v above this
+    0.833333
     """
     values = [check_scalar(value, name) for value, name in ((A_a, "A_a"), (B_a, "B_a"), (A_b, "A_b"), (B_b, "B_b"))]
     delta_a, delta_b = values[0] - values[2], values[1] - values[3]
@@ -316,6 +360,12 @@ def probability_better(A_a, B_a, A_b, B_b, distribution: RiskAversion):
     Ties have probability zero except for identical lines, which count for neither:
     ``probability_better(a, b) + probability_better(b, a)`` is 1 unless the lines coincide.
     Arrays broadcast; scalars give a float.
+
+    Examples
+    --------
+    >>> from credalbook.risk_aversion import RiskAversion, probability_better
+    >>> round(float(probability_better(0.60, 0.05, 0.70, 0.02, RiskAversion.from_mean(0.65, 20))), 4)
+    0.0004
     """
     distribution = _check_distribution(distribution)
     arrays = [check_array(value, name, allow_empty=True) for value, name in
@@ -366,10 +416,34 @@ class RankPath:
     ``ax.stairs(path.ranks[:, c], path.edges)`` draws classifier c's path. ``edges``, shape
     (n_steps + 1,), holds ``low``, the breakpoints in increasing order and ``high``; ``ranks``,
     shape (n_steps, n_classifiers), the mean rank of each classifier on each step.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import rank_path
+    >>> path = rank_path(A, B)
+    >>> path.breakpoints.round(4), path.ranks
+    (array([0.5357, 0.625 ]), array([[2. , 2. , 2. ],
+           [2. , 2.5, 1.5],
+           [2.5, 2.5, 1. ]]))
     """
 
     edges: np.ndarray
     ranks: np.ndarray
+
+    def __post_init__(self):
+        edges = check_array(self.edges, "edges", ndim=1)
+        ranks = check_array(self.ranks, "ranks", ndim=2)
+        if len(edges) != len(ranks) + 1:
+            raise ValueError(f"edges must hold one more value than ranks has steps (rows), got {len(edges)} edges "
+                             f"for {len(ranks)} steps")
+        if np.any(np.diff(edges) < 0):
+            raise ValueError("edges must increase")
+        _check_support(float(edges[0]), float(edges[-1]), "edges[0]", "edges[-1]")
+        object.__setattr__(self, "edges", edges)
+        object.__setattr__(self, "ranks", ranks)
 
     @property
     def breakpoints(self) -> np.ndarray:
@@ -453,6 +527,17 @@ def rank_path(A, B, support=(V_MIN, V_MAX)) -> RankPath:
         Breakpoints (every crossing point of two classifiers on one dataset inside the support)
         and the mean ranks on every step. Vectorised: 20 classifiers on 60 datasets (up to 11 400
         crossing points) take a few milliseconds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import rank_path
+    >>> path = rank_path(A, B, support=(0.5, 0.9))
+    >>> path.support, path.at([0.5, 0.85])
+    ((0.5, 0.9), array([[2. , 2. , 2. ],
+           [2.5, 2.5, 1. ]]))
     """
     A, B = _check_lines(A, B)
     low, high = _support_of(support)
@@ -464,11 +549,21 @@ def mean_ranks_at(A, B, v) -> np.ndarray:
 
     Rank 1 is the highest utility on a dataset, ties averaged (:func:`credalbook.stats.mean_ranks`
     applied to the utilities at v). At a crossing point the two classifiers tie.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import mean_ranks_at
+    >>> mean_ranks_at(A, B, [0.5, 0.9])
+    array([[1.75, 2.  , 2.25],
+           [2.5 , 2.5 , 1.  ]])
     """
     from scipy.stats import rankdata
 
     A, B = _check_lines(A, B)
-    v = check_array(v, "v", ndim=1, allow_empty=True)
+    v = _check_v(check_array(v, "v", ndim=1, allow_empty=True))
     utilities = A[None] + 4.0 * v[:, None, None] * B[None]
     return rankdata(-utilities, axis=1, method="average").mean(axis=2)
 
@@ -496,6 +591,15 @@ def probability_best(A, B, distribution: RiskAversion, by: str = "utility") -> n
     -------
     numpy.ndarray
         The probabilities, shape (n_classifiers,).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import RiskAversion, probability_best
+    >>> probability_best(A, B, RiskAversion.from_mean(0.65, 20)).round(3).tolist()  # C is best for most v
+    [0.0, 0.0, 1.0]
     """
     A, B = _check_lines(A, B)
     distribution = _check_distribution(distribution)
@@ -514,6 +618,16 @@ class BestUnderResampling:
     the probability under both uncertainties; ``low`` and ``high`` the percentile interval of the
     resampled probabilities at ``level``; ``below_half`` the share of resamples on which the
     probability is below 1/2; ``resampled`` (n_boot, n_classifiers) every resample's probabilities.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import RiskAversion, probability_best_resampled
+    >>> best = probability_best_resampled(A, B, RiskAversion.uniform(), n_boot=100)
+    >>> type(best).__name__, best.resampled.shape, best.level
+    ('BestUnderResampling', (100, 3), 0.95)
     """
 
     probability: np.ndarray
@@ -533,6 +647,16 @@ def probability_best_resampled(A, B, distribution: RiskAversion, by: str = "util
     (:func:`probability_best`). Their mean is the probability when both the decision maker's v
     and the datasets are uncertain; their spread says how much of a verdict the collection alone
     decides. Returns a :class:`BestUnderResampling`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> from credalbook.risk_aversion import RiskAversion, probability_best_resampled
+    >>> best = probability_best_resampled(A, B, RiskAversion.from_mean(0.65, 20), n_boot=200, seed=0)
+    >>> bool(abs(best.probability.sum() - 1) < 1e-12), bool(((best.low <= best.probability) & (best.probability <= best.high)).all())
+    (True, True)
     """
     A, B = _check_lines(A, B)
     distribution = _check_distribution(distribution)
@@ -559,6 +683,16 @@ def signed_rank_posterior(A_a, B_a, A_b, B_b, distribution: RiskAversion, *, rop
     below −2 ``rope``, θ_rope the rest. Returns the posterior probabilities that a is better
     (θ_right the largest), that the two are practically equivalent (θ_rope the largest) and that
     b is better: ``{"a": ..., "rope": ..., "b": ...}``, summing to one (ties shared).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from credalbook.risk_aversion import RiskAversion, signed_rank_posterior
+    >>> A_a, B_a = np.array([0.80, 0.75, 0.90, 0.70]), np.array([0.02, 0.03, 0.01, 0.04])
+    >>> A_b, B_b = A_a - 0.05, B_a
+    >>> posterior = signed_rank_posterior(A_a, B_a, A_b, B_b, RiskAversion.from_mean(0.65, 20), n_samples=500)
+    >>> sorted(posterior), round(sum(posterior.values()), 6)
+    (['a', 'b', 'rope'], 1.0)
     """
     distribution = _check_distribution(distribution)
     lines = [check_array(x, name, ndim=1) for x, name in ((A_a, "A_a"), (B_a, "B_a"), (A_b, "A_b"), (B_b, "B_b"))]
@@ -588,11 +722,25 @@ def plot_rank_path(path: RankPath, names, distributions: dict | None = None, axe
 
     ``path`` from :func:`rank_path`, ``names`` one label per classifier, ``distributions`` a dict
     label → :class:`RiskAversion` drawn in the lower panel; returns the two axes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> A = np.array([[0.60, 0.50], [0.55, 0.60], [0.40, 0.45]])  # 3 classifiers x 2 datasets
+    >>> B = np.array([[0.05, 0.10], [0.08, 0.02], [0.15, 0.12]])
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from credalbook.risk_aversion import RiskAversion, plot_rank_path, rank_path
+    >>> top, bottom = plot_rank_path(rank_path(A, B), ["A", "B", "C"], {"u65-ish": RiskAversion.from_mean(0.65, 20)})
+    >>> top.get_ylabel(), bottom.get_xlabel()
+    ('mean rank (1 = best)', 'risk aversion v = u(1/2)')
     """
     import matplotlib.pyplot as plt
 
     from credalbook.style import COLUMN_WIDTH
 
+    if not isinstance(path, RankPath):
+        raise TypeError(f"path must be a RankPath (from rank_path), got {type(path).__name__}")
     names = list(names)
     if len(names) != path.ranks.shape[1]:
         raise ValueError(f"names has {len(names)} labels for {path.ranks.shape[1]} classifiers")

@@ -63,6 +63,41 @@ class Scorer:
     A test label the fitted model never saw (a class absent from a training fold) counts as a
     miss of every set when ``unseen="miss"`` (the default, as scikit-learn's scorers count it);
     ``unseen="error"`` refuses it (the cost scorers, whose matrix has no row for it).
+
+    Usually obtained from :func:`get_scorer` or a ``make_*_scorer`` function rather than built
+    by hand.
+
+    Parameters
+    ----------
+    name : str
+        The scorer's name.
+    metric : callable
+        ``metric(y_true, output, **kwargs) -> float``, with ``y_true`` as indices into ``classes_``.
+    response : str
+        ``"set"`` or ``"proba"``.
+    sign : int
+        1, or -1 for a loss.
+    kwargs : dict
+        Further arguments of ``metric``.
+    precise : str
+        One of :data:`credalbook.pipeline.PRECISE_OPTIONS` (set scorers).
+    unseen : str
+        ``"miss"`` or ``"error"``.
+
+    Examples
+    --------
+    Four singletons hold the truth and two sets of two classes do, each of which u65 counts
+    1.6 · 1/2 − 0.6 · 1/4 = 0.65, so u65 = (4 + 2 · 0.65) / 6:
+
+    >>> from credalbook import metrics
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> X, y = [[0], [1], [0], [1], [2], [2]], ["a", "b", "a", "b", "a", "b"]
+    >>> ncc = NaiveCredalClassifier().fit(X, y)
+    >>> u65 = Scorer("u65", metrics.utility_discounted_accuracy, "set", kwargs={"u": 0.65})
+    >>> round(u65(ncc, X, y), 4), round((4 + 2 * 0.65) / 6, 4)
+    (0.8833, 0.8833)
+    >>> get_scorer("u65") == u65  # the named scorer is this one
+    True
     """
 
     name: str
@@ -108,6 +143,37 @@ def make_set_scorer(metric: Callable, *, name: str | None = None, greater_is_bet
     """A scorer of set-valued predictions: ``metric(y_true, y_set, **kwargs)`` (e.g. ``metrics.f_beta_set``, beta=2).
 
     ``precise`` is what to do with a classifier that gives no sets (see :class:`Scorer`).
+
+    Parameters
+    ----------
+    metric : callable
+        ``metric(y_true, y_set, **kwargs) -> float`` of a :mod:`credalbook.metrics` kind.
+    name : str, default None
+        The scorer's name (default: the metric's).
+    greater_is_better : bool
+        ``False`` for a loss (the scorer negates it).
+    precise : str
+        ``"error"``, ``"warn"`` or ``"singleton"``.
+    **kwargs
+        Further arguments of ``metric``.
+
+    Returns
+    -------
+    Scorer
+
+    Examples
+    --------
+    F₂ gives a set of two classes holding the truth (1 + 2²) / (2² + 2) = 5/6:
+
+    >>> from credalbook import metrics
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> X, y = [[0], [1], [0], [1], [2], [2]], ["a", "b", "a", "b", "a", "b"]
+    >>> ncc = NaiveCredalClassifier().fit(X, y)  # sets {a}, {b}, {a}, {b}, {a, b}, {a, b}
+    >>> f2 = make_set_scorer(metrics.f_beta_set, beta=2.0)
+    >>> f2
+    Scorer('f_beta_set')
+    >>> round(f2(ncc, X, y), 4), round((4 + 2 * 5 / 6) / 6, 4)
+    (0.9444, 0.9444)
     """
     _check_metric(metric)
     return Scorer(name or metric.__name__, metric, "set", 1 if greater_is_better else -1, kwargs, precise)
@@ -115,7 +181,39 @@ def make_set_scorer(metric: Callable, *, name: str | None = None, greater_is_bet
 
 def make_probability_scorer(metric: Callable, *, name: str | None = None, greater_is_better: bool = True,
                             **kwargs) -> Scorer:
-    """A scorer of probabilities: ``metric(y_true, proba, **kwargs)`` (e.g. ``certainty.certainty_ratio``)."""
+    """A scorer of probabilities: ``metric(y_true, proba, **kwargs)`` (e.g. ``certainty.certainty_ratio``).
+
+    Parameters
+    ----------
+    metric : callable
+        ``metric(y_true, proba, **kwargs) -> float``, ``proba`` the (n, K) output of ``predict_proba``.
+    name : str, default None
+        The scorer's name (default: the metric's).
+    greater_is_better : bool
+        ``False`` for a loss (the scorer negates it).
+    **kwargs
+        Further arguments of ``metric``.
+
+    Returns
+    -------
+    Scorer
+
+    Examples
+    --------
+    The log loss as a scorer equals minus scikit-learn's :func:`~sklearn.metrics.log_loss`:
+
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.metrics import log_loss
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from credalbook import certainty
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
+    >>> scorer = make_probability_scorer(certainty.log_loss, greater_is_better=False)
+    >>> round(scorer(model, X, y), 6) == round(-log_loss(y, model.predict_proba(X)), 6)
+    True
+    """
     _check_metric(metric)
     return Scorer(name or metric.__name__, metric, "proba", 1 if greater_is_better else -1, kwargs)
 
@@ -165,6 +263,38 @@ def make_expected_loss_scorer(method: str = "score-driven", gamma: float = np.in
 
     Binary problems only; the score is the probability of the second class of ``classes_`` (class
     1 of the paper). Methods that need training scores (train-optimal) cannot be scorers.
+
+    Parameters
+    ----------
+    method : str
+        A threshold choice method of :data:`credalbook.costspace.METHODS` other than train-optimal.
+    gamma : float
+        Certainty γ of the cost proportion, 0 <= γ <= ∞ (``np.inf``: the cost proportion is known).
+
+    Returns
+    -------
+    Scorer
+
+    Examples
+    --------
+    Under certainty the score-driven loss is the Brier score (Ferri et al. 2019, Table 4):
+
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.metrics import brier_score_loss
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
+    >>> scorer = make_expected_loss_scorer("score-driven")
+    >>> scorer
+    Scorer('neg_expected_loss_score-driven')
+    >>> round(-scorer(model, X, y), 6) == round(brier_score_loss(y, model.predict_proba(X)[:, 1]), 6)
+    True
+    >>> uncertain = make_expected_loss_scorer("score-driven", gamma=2)
+    >>> bool(uncertain(model, X, y) < scorer(model, X, y))  # an uncertain cost proportion costs more
+    True
     """
     if method == "train-optimal":
         raise ValueError("method 'train-optimal' needs the training scores: use costspace.expected_loss")

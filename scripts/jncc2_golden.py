@@ -1,8 +1,8 @@
 """JNCC2 1.11's per-instance outputs on one held-back split of every dataset of the collection: the golden
 files of ``tests/test_jncc2_golden.py`` (Corani & Zaffalon 2008; issue 14).
 
-For each dataset of :func:`credalbook.experiments.benchmark.available_datasets`, fold 0 of run 0
-(:func:`~credalbook.experiments.benchmark.fold_indices`) is written as a testing file and the other
+For each dataset of :func:`credalbook.book.experiments.benchmark.available_datasets`, fold 0 of run 0
+(:func:`~credalbook.book.experiments.benchmark.fold_indices`) is written as a testing file and the other
 folds as a training file, both with the same header, and JNCC2 is run in its testing-file mode
 (``java -jar jncc2-rel1.11.jar DIR train.arff test.arff``). Its testing-file mode prints no
 per-instance output (``writePredictions`` is only called with ``unknownclasses``) and never prints
@@ -15,11 +15,11 @@ for each test row (``testingSet``, checked against the file). No line of JNCC2 i
 
 The files JNCC2 is given hold the book's data, written in the form JNCC2's readers take:
 
-* the dataset's ARFF file (:func:`credalbook.experiments.jncc2._arff_file`), its quoted names with
-  spaces rewritten by :func:`~credalbook.experiments.jncc2.jncc2_arff` and its quoted values with
+* the dataset's ARFF file (:func:`credalbook.book.experiments.jncc2._arff_file`), its quoted names with
+  spaces rewritten by :func:`~credalbook.book.experiments.jncc2.jncc2_arff` and its quoted values with
   spaces given underscores (JNCC2's reader splits at white space inside quotes too); a dataset that is
   not one ARFF file (KEEL ``.dat``, a train/test pair, a whitespace table) is written as one ARFF from
-  the book's loaded dataset (:func:`~credalbook.experiments.benchmark.load_dataset`);
+  the book's loaded dataset (:func:`~credalbook.book.experiments.benchmark.load_dataset`);
 * the class moved to the last attribute where the file has it elsewhere (JNCC2 takes the last
   attribute as the class), header and rows alike (wine, solar-flare-C and -m);
 * declared nominal values that equal an earlier value of their attribute but for case renamed
@@ -71,7 +71,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 OUT = "tests/golden/jncc2"
 SCRIPT = "scripts/jncc2_golden.py"
@@ -235,10 +235,10 @@ def book_arff_lines(dataset: str) -> list[str]:
     import numpy as np
     import pandas as pd
 
-    from credalbook.experiments.benchmark import load_dataset
+    from credalbook.book.experiments.benchmark import load_dataset
 
     X, y, _ = load_dataset(dataset)
-    lines = [f"% {dataset}: the book's dataset (credalbook.experiments.benchmark.load_dataset) written by {SCRIPT}",
+    lines = [f"% {dataset}: the book's dataset (credalbook.book.experiments.benchmark.load_dataset) written by {SCRIPT}",
              f"@relation {_safe(dataset)}"]
     columns = []
     for name in X.columns:
@@ -298,8 +298,8 @@ def _prepare(dataset: str, folder: Path) -> dict | str:
     "arff"}`` (book row numbers, what was changed, the training file's :class:`_Arff`), or why JNCC2 cannot be given
     the dataset."""
     from credalbook import data
-    from credalbook.experiments.benchmark import fold_indices, load_dataset
-    from credalbook.experiments.jncc2 import _arff_file, jncc2_arff
+    from credalbook.book.experiments.benchmark import fold_indices, load_dataset
+    from credalbook.book.experiments.jncc2 import _arff_file, jncc2_arff
 
     entry = data.registry().query("group == 'zaffalon2012' and name == @dataset").iloc[0]
     workarounds = []
@@ -474,7 +474,7 @@ def dataset_golden(dataset: str, jar: Path, classpath: Path) -> dict:
 
 
 def cv_row(dataset: str, jar: Path) -> dict:
-    from credalbook.experiments.jncc2 import _arff_file, jncc2_arff
+    from credalbook.book.experiments.jncc2 import _arff_file, jncc2_arff
 
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -489,7 +489,7 @@ def cv_row(dataset: str, jar: Path) -> dict:
 
 
 def main(argv=None) -> int:
-    from credalbook.experiments.benchmark import available_datasets
+    from credalbook.book.experiments.benchmark import available_datasets
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("datasets", nargs="*", help="datasets to recompute (default: all)")

@@ -22,7 +22,7 @@ configurations per dataset:
 ``--configurations`` runs some of them only and merges them into the existing golden files (the
 other configurations' results are kept as they are).
 
-For every fold of run 0 (:func:`credalbook.experiments.benchmark.fold_indices`; mushroom: fold 0
+For every fold of run 0 (:func:`credalbook.book.experiments.benchmark.fold_indices`; mushroom: fold 0
 only) the fold is written as a testing file and the other folds as a training file
 (as ``scripts/jncc2_golden.py`` does for fold 0), and a small class compiled against the jar at run
 time (``DumpMnar``, in package ``jncc20``) builds the training and testing sets with JNCC2's own
@@ -65,7 +65,7 @@ from pathlib import Path
 
 import numpy as np
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 from jncc2_golden import compile_against, underscore_quoted  # the script beside this one
 
 OUT = "tests/golden/jncc2/mnar"
@@ -227,7 +227,7 @@ def non_mar_file(declared, token: dict) -> str:
 def arff_lines(dataset: str, group: str, folder: Path) -> tuple[list[str], list[str], list[str]] | str:
     """The header lines, the attribute tokens as JNCC2 reads them (class excluded) and the data rows with a class."""
     from credalbook import data
-    from credalbook.experiments.jncc2 import _arff_file, jncc2_arff
+    from credalbook.book.experiments.jncc2 import _arff_file, jncc2_arff
 
     try:
         source = _arff_file(dataset, group)
@@ -313,7 +313,7 @@ def dataset_golden(dataset: str, group: str, declared: bool, jar: Path, classpat
                    run_configurations=CONFIGURATIONS, previous: dict | None = None) -> dict:
     """The golden file's content; with ``previous`` (the existing file), the configurations not in
     ``run_configurations`` are taken from it (its splits must be these)."""
-    from credalbook.experiments.benchmark import fold_indices
+    from credalbook.book.experiments.benchmark import fold_indices
 
     X, y, codes = load(dataset, group, declared)
     chosen = configurations(X)

@@ -6,12 +6,12 @@ evaluates the ledger of revision ``REV`` (``git archive`` into a temporary folde
 with that revision's code and data) and the ledger of the working tree, and writes
 
 - ``data/rejudged/verdict_changes.csv``: every counted entry whose verdict changed (or that is new),
-  with the rule of the policy behind it (:func:`credalbook.ledger.policy.verdict_changes`);
+  with the rule of the policy behind it (:func:`credalbook.book.ledger.policy.verdict_changes`);
 - ``data/rejudged/counts.csv``: negative entries and findings per paper, before and after
-  (:func:`credalbook.ledger.policy.change_counts`).
+  (:func:`credalbook.book.ledger.policy.change_counts`).
 
 ``--before-csv`` reads the old ledger from a CSV written earlier (the columns of
-``credalbook.ledger.core.COLUMNS`` that the revision had) instead of evaluating the revision.
+``credalbook.book.ledger.core.COLUMNS`` that the revision had) instead of evaluating the revision.
 The page "How the verdicts are decided" (``chapters/verdicts.md``) reads both files.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "rejudged"
-EVALUATE = ("import sys, credalbook.ledger.core as core; "
+EVALUATE = ("import sys, credalbook.book.ledger.core as core; "
             "core._evaluate(readings=True).to_csv(sys.argv[1], index=False)")
 
 
@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     parser.add_argument("--before-csv", type=Path, help="the old ledger as a CSV, instead of evaluating --before")
     arguments = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from credalbook.ledger import core, policy
+    from credalbook.book.ledger import core, policy
 
     before = (pd.read_csv(arguments.before_csv, keep_default_na=False) if arguments.before_csv
               else ledger_of(arguments.before))

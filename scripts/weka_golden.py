@@ -1,8 +1,8 @@
 """Weka's MDL cut points and CFS subsets on every dataset of the credal benchmark: the golden files of
 ``tests/test_weka_golden.py`` (Zaffalon, Corani & Mauá 2012, §9.1.3; issue 14).
 
-For each dataset of :func:`credalbook.experiments.benchmark.available_datasets` and each of the ten
-folds of run 0 (:func:`~credalbook.experiments.benchmark.fold_indices`), on the training part:
+For each dataset of :func:`credalbook.book.experiments.benchmark.available_datasets` and each of the ten
+folds of run 0 (:func:`~credalbook.book.experiments.benchmark.fold_indices`), on the training part:
 
 * Weka's supervised ``Discretize`` (default options) gives the cut points of every numeric attribute;
 * ``CfsSubsetEval`` + ``BestFirst`` (default options) on the Weka-discretised training part give the
@@ -25,8 +25,8 @@ import time
 
 import numpy as np
 
-from credalbook.book import repo_root
-from credalbook.experiments.benchmark import N_FOLDS, available_datasets, fold_indices, load_dataset
+from credalbook.book.build import repo_root
+from credalbook.book.experiments.benchmark import N_FOLDS, available_datasets, fold_indices, load_dataset
 
 RUN = 0
 OUT = "tests/golden/weka"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 from tests import browser as chromium
 
 

@@ -6,7 +6,7 @@ samplers agree within the sampler's standard error.
 
 Curves: 345 test instances (credit-a's test half) with distinct scores, score-driven thresholds,
 γ = 4, the paper's 1001-point grid of c. Losses: L_γ (Ferri et al. 2019, Eq. 7) for every γ of
-the study (``credalbook.experiments.thresholds.GAMMAS``) and γ = 32, 64, 100, exact
+the study (``credalbook.book.experiments.thresholds.GAMMAS``) and γ = 32, 64, 100, exact
 (:meth:`~credalbook.costspace.ThresholdSelection.loss`, accurate to 10⁻¹⁰) against a vectorised
 Monte Carlo estimator given as many draws as make its standard error 10⁻⁴ (the number is fixed
 by a pilot run outside the timing), each pair in one benchmark group.

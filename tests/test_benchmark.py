@@ -1,10 +1,10 @@
-"""Tests of the credal classifier benchmark (credalbook.experiments.benchmark) and its transcribed tables."""
+"""Tests of the credal classifier benchmark (credalbook.book.experiments.benchmark) and its transcribed tables."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import benchmark as bm
-from credalbook.reference import published
+from credalbook.book.experiments import benchmark as bm
+from credalbook.book.reference import published
 
 UTILITY_TABLES = {"no CFS": (13, 14, 15), "CFS": (17, 18, 19)}
 
@@ -219,7 +219,7 @@ class TestBadInput:
 
 
 def test_lncc_readings_default_is_the_benchmark_and_growth_to_the_whole_fold_decides():
-    from credalbook.experiments.store import load_results
+    from credalbook.book.experiments.store import load_results
 
     found = bm.lncc_readings("cmc", ("as in the benchmark", "grown to the whole fold"), folds=(0, 1)).set_index("reading")
     rows = load_results(bm.NAME)

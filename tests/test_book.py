@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from credalbook import book, cli
+from credalbook import cli
+from credalbook.book import build as book
 
 ROOT = book.repo_root()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from credalbook.book import repo_root, toc_entries
+from credalbook.book.build import repo_root, toc_entries
 from tests.browser import load_page
 
 ROOT = repo_root()

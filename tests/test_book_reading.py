@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from credalbook.book import repo_root, toc_entries
+from credalbook.book.build import repo_root, toc_entries
 from tests.browser import load_page
 
 ROOT = repo_root()
@@ -56,17 +56,7 @@ def _pages():
 
 #: defects the whole-book run of these checks found and this round did not fix (issue 25 stays open on them):
 #: (check, page) -> what is wrong. Each is a strict expected failure, so the entry must go once the page is fixed.
-KNOWN_DEFECTS = {
-    ("no_machine_text", "chapters/accuracy/betting"): "a table with snake_case headers actual_1, actual_2, ...",
-    **{("fit_1280", page): "a display equation wider than the text column"
-       for page in ("chapters/accuracy/utility", "chapters/ncc/rejection", "chapters/costs/properties",
-                    "chapters/certainty/matrices", "chapters/certainty/properties")},
-    ("fit_1280", "chapters/thresholds/figures"): "a table of models by arm and certainty 334 px too wide",
-    ("fit_1280", "chapters/datasets"): "the attributes table 405 px too wide",
-    ("figures", "chapters/report"): "a figure without a numbered caption",
-    ("figures", "chapters/thresholds/curves"): "a figure without a numbered caption",
-    ("figures", "chapters/synthesis/benchmark"): "a figure without a numbered caption",
-}
+KNOWN_DEFECTS: dict[tuple[str, str], str] = {}
 #: pages where the browser itself failed on this machine (not strict: the failure was Chromium's)
 BROWSER_ERRORS = {("fit_1280", "chapters/thresholds/theory"): "Chromium could not return the page's measurements"}
 
@@ -113,6 +103,21 @@ def test_the_book_shows_at_most_thirty_percent_of_the_code_it_showed():
     total = sum(counts.values())
     worst = ", ".join(f"{p} {n}" for p, n in sorted(counts.items(), key=lambda item: -item[1])[:5])
     assert total <= SHOWN_CODE_LINES_LIMIT, f"{total} shown code lines (limit {SHOWN_CODE_LINES_LIMIT}); most: {worst}"
+
+
+def test_a_downloaded_notebook_opens_with_what_it_needs():
+    """The executed notebook (the page's download) opens with a cell, removed from the page, saying
+    what running it needs: a clone, the Python floor of pyproject.toml, the .venv, the page's folder."""
+    import tomllib
+
+    from credalbook.book.build import _reader_note
+
+    floor = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
+    note = _reader_note(ROOT, "chapters/ncc/uci")
+    for needed in ("git clone", f"Python {floor.removeprefix('>=')} or newer", "make venv", "`chapters/ncc/` folder",
+                   "`profile`", "chapters/rerun.md"):
+        assert needed in note, needed
+    assert "Makefile" in os.listdir(ROOT) and "venv:" in (ROOT / "Makefile").read_text(encoding="utf-8")
 
 
 # ----------------------------------------------------------------------------------------------

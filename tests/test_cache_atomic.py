@@ -1,5 +1,5 @@
 """The caches are written whole or not at all: the verified cache (grid cells and the ledger's
-``.cache/ledger`` entry, both through ``credalbook.experiments.cache.write``), the download cache
+``.cache/ledger`` entry, both through ``credalbook.book.experiments.cache.write``), the download cache
 (``credalbook.data.fetch``) and the helper they share, ``credalbook._atomic``."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from credalbook import _atomic, data
-from credalbook.experiments import cache
+from credalbook.book.experiments import cache
 
 RAW = data.repository_dir()
 

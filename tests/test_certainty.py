@@ -252,7 +252,7 @@ class TestAgainstImcpPackage:
 
 
     def test_paper_datasets(self, imcp_package):
-        from credalbook.experiments.certainty import out_of_fold_proba
+        from credalbook.book.experiments.certainty import out_of_fold_proba
 
         for dataset in ("fertility", "vertebral-column-3c"):
             for classifier in ("3-NN", "Decision Tree", "Random Forest"):

@@ -1,12 +1,12 @@
-"""Tests of credalbook.experiments.certainty (the protocol, the tables beside the paper)."""
+"""Tests of credalbook.book.experiments.certainty (the protocol, the tables beside the paper)."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import certainty as ex
-from credalbook.reference import published
+from credalbook.book.experiments import certainty as ex
+from credalbook.book.reference import published
 
 
 def test_classifiers_are_the_papers_four():

@@ -1,4 +1,4 @@
-"""Tests of credalbook.theory.certainty: exact worked example, identities, the divergence's true maximum."""
+"""Tests of credalbook.book.theory.certainty: exact worked example, identities, the divergence's true maximum."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from credalbook import certainty as cr
-from credalbook.theory import certainty as th
+from credalbook.book.theory import certainty as th
 
 
 def test_worked_example_exact_values():

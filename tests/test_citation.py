@@ -4,7 +4,7 @@ import tomllib
 
 import yaml
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 ROOT = repo_root()
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from credalbook import cli
-from credalbook.experiments import registry
+from credalbook.book.experiments import registry
 
 VALID = "zaffalon2012_ncc_rejection"
 
@@ -93,7 +93,7 @@ def test_fetch_checks_every_name_before_downloading(monkeypatch, capsys):
 
 
 def test_bench_checks_its_paths_before_timing(monkeypatch, capsys):
-    from credalbook import performance
+    from credalbook.book import performance
 
     monkeypatch.setattr(performance, "measure", lambda *a, **k: pytest.fail("timing started"))
     assert cli.main(["bench", "--paths", "no-such-path", "--no-save"]) == 2

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from credalbook import costs
-from credalbook.reference import published
+from credalbook.book.reference import published
 
 TABLE_I = np.array([[0, 1, 2], [1, 0, 2], [4, 4, 0]], dtype=float)
 LABELS = ["h", "b", "n"]

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import costs as exp
+from credalbook.book.experiments import costs as exp
 
 
 def test_equal_frequency_codes_by_hand():

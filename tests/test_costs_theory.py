@@ -3,7 +3,7 @@ import numpy as np
 import sympy as sp
 
 from credalbook import costs
-from credalbook.theory import costs as theory
+from credalbook.book.theory import costs as theory
 
 TABLE_I = np.array(theory.TABLE_I.tolist(), dtype=float)
 

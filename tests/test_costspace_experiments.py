@@ -1,10 +1,10 @@
-"""Model stand-ins and summaries of the Ferri et al. (2019) study (credalbook.experiments.thresholds)."""
+"""Model stand-ins and summaries of the Ferri et al. (2019) study (credalbook.book.experiments.thresholds)."""
 import numpy as np
 import pandas as pd
 import pytest
 
 from credalbook import costspace as cs
-from credalbook.experiments import thresholds as th
+from credalbook.book.experiments import thresholds as th
 
 
 def test_c45_pessimistic_errors_match_quinlan():
@@ -83,7 +83,7 @@ def test_evaluate_scores_and_summaries():
 def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
     from sklearn.neighbors import KNeighborsClassifier
 
-    from credalbook.experiments.thresholds import EncodedFeatures, nearest_neighbour_scores
+    from credalbook.book.experiments.thresholds import EncodedFeatures, nearest_neighbour_scores
 
     rng = np.random.default_rng(3)
     train = pd.DataFrame({"a": rng.normal(size=60), "b": rng.normal(size=60),
@@ -114,7 +114,7 @@ def test_nearest_neighbours_are_exact_ties_go_to_the_first_training_instance():
 def test_platt_scaled_svm_scores_do_not_depend_on_the_global_random_state():
     """SVMp on lung-cancer (more attributes than instances: liblinear's dual solver, which shuffles): the
     split's seed fixes the scores; without it, two runs differed by 2e-5 on the test instances."""
-    from credalbook.experiments.thresholds import _model_seed, binary_task, fit_scores, split
+    from credalbook.book.experiments.thresholds import _model_seed, binary_task, fit_scores, split
 
     X, y = binary_task("lung-cancer")
     train, test = split(y, 1)
@@ -128,7 +128,7 @@ def test_platt_scaled_svm_scores_do_not_depend_on_the_global_random_state():
 
 def test_nearest_are_the_first_k_of_a_stable_argsort():
     """The k smallest per row, ties to the lower column: the first k of a stable argsort, as a mask."""
-    from credalbook.experiments.thresholds import _nearest
+    from credalbook.book.experiments.thresholds import _nearest
 
     squared = np.random.default_rng(0).integers(0, 4, (50, 30)).astype(float)  # many exact ties
     for k in (1, 2, 10, 29, 30, 31):
@@ -139,7 +139,7 @@ def test_nearest_are_the_first_k_of_a_stable_argsort():
 
 def test_ranks_by_gamma_ranks_models_within_datasets_then_averages():
     """Two datasets, three models: at γ = ∞ A < B < C on d1 and B < A = C on d2 (splits averaged)."""
-    from credalbook.experiments import thresholds as th
+    from credalbook.book.experiments import thresholds as th
 
     rows = []
     losses = {("d1", np.inf): {"A": [0.1, 0.1], "B": [0.2, 0.2], "C": [0.3, 0.3]},
@@ -162,7 +162,7 @@ def test_ranks_by_gamma_ranks_models_within_datasets_then_averages():
 
 
 def test_ranks_by_gamma_and_its_figure_refuse_empty_input():
-    from credalbook.experiments import thresholds as th
+    from credalbook.book.experiments import thresholds as th
 
     only_baselines = pd.DataFrame([{"dataset": "d", "split": 1, "model": "Prior", "gamma": np.inf,
                                     **{m: 0.1 for m in th.METHODS}}])

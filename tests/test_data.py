@@ -123,7 +123,7 @@ def test_ferri_class_is_last_attribute_except_spect_where_table5_majority_decide
 
 
 def test_ferri_sizes_and_majority_proportions_match_table5():
-    from credalbook.reference import published
+    from credalbook.book.reference import published
 
     table5 = published("datasets_ferri2019_table5").set_index("dataset")
     listing = list_datasets("ferri2019").set_index("paper_name")
@@ -566,16 +566,16 @@ def toy(tmp_path, monkeypatch):
     monkeypatch.setenv("CREDALBOOK_DATA_MIRROR", str(mirror))
     monkeypatch.setenv("CREDALBOOK_DATA_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "datasets.csv"
-    monkeypatch.setattr(data, "registry_path", lambda: path)
+    monkeypatch.setattr(data, "_registry_path", lambda: path)
     base = {column: "" for column in data._REGISTRY_COLUMNS}
 
     def write(**changes):
         rows = [dict(base, group="zaffalon2012", name="toy", in_paper="True", status="available", files="toy.arff",
                      format="arff", class_attribute="class", drop="id",
-                     sha256=data.sha256_of(mirror / "toy.arff"), n_rows="3", n_classes="2"),
+                     sha256=data._sha256_of(mirror / "toy.arff"), n_rows="3", n_classes="2"),
                 dict(base, group="aguilar2025", name="toy-csv", in_paper="True", status="available", files="toy.csv",
                      format="csv", sep=",", header="yes", class_attribute="kind", drop="",
-                     sha256=data.sha256_of(mirror / "toy.csv"), n_rows="3", n_classes="2")]
+                     sha256=data._sha256_of(mirror / "toy.csv"), n_rows="3", n_classes="2")]
         rows[0].update(changes)
         pd.DataFrame(rows).to_csv(path, index=False)
         # a new mtime for the registry cache even within one clock tick
@@ -627,7 +627,7 @@ class TestRegistryErrors:
             load("toy")
 
     def test_registry_without_a_column(self, toy, tmp_path):
-        pd.read_csv(data.registry_path(), dtype=str).drop(columns="drop").to_csv(data.registry_path(), index=False)
+        pd.read_csv(data._registry_path(), dtype=str).drop(columns="drop").to_csv(data._registry_path(), index=False)
         data._registry_cached.cache_clear()
         with pytest.raises(ValueError, match=r"lacks columns \['drop'\]"):
             load("toy")
@@ -642,7 +642,7 @@ def test_every_shipped_file_has_its_origin_licence_and_checksum_in_the_readme():
     assert sorted(rows) == shipped
     manifest = dict(zip(*pd.read_csv(RAW / "MANIFEST.csv", dtype=str)[["file", "sha256"]].T.to_numpy()))
     for relative in shipped:
-        sha = data.sha256_of(RAW / relative)
+        sha = data._sha256_of(RAW / relative)
         assert sha.startswith(rows[relative]), relative
         assert relative.startswith("jncc2/") or manifest[relative] == sha, relative
 

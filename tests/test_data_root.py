@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from credalbook import data
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 ROOT = repo_root()
 
@@ -66,5 +66,5 @@ def test_the_environment_variable_names_the_repository_folder(tmp_path, monkeypa
     assert status.loc["glass", "source"] != "repository"    # not in that book
     monkeypatch.setenv("CREDALBOOK_ROOT", str(tmp_path / "not-a-book"))
     assert data.repository_dir() is None
-    _, hint = data.source_folder("repository")
+    _, hint = data._source_folder("repository")
     assert "not-a-book" in hint and "no _toc.yml" in hint

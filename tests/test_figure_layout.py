@@ -106,7 +106,7 @@ def test_critical_difference_connectors_stay_clear_of_the_names(n):
 def test_a_heat_map_of_fifteen_long_labels_reads():
     """The Kendall-τ heat map of Part VII's fifteen lenses: no grid line over a value, no label over another,
     nothing below 9 pt, and the values still written (with fewer decimals if the cells are narrow)."""
-    from credalbook.plots import annotated_heat_map
+    from credalbook.book.plots import annotated_heat_map
 
     labels = ["discounted accuracy", "u65", "u80", "F₁ of the set", "determinacy", "mean set size", "coverage",
               "size-stratified coverage", "p-discounted 0/1 cost (= 1 − u75)", "p-discounted ordinal cost",
@@ -123,7 +123,7 @@ def test_a_heat_map_of_fifteen_long_labels_reads():
 
 
 def test_heat_map_values_read_as_a_correlation_table():
-    from credalbook.plots import annotated_heat_map
+    from credalbook.book.plots import annotated_heat_map
 
     ax = annotated_heat_map(np.array([[1.0, -0.456], [0.004, 0.5]]), ["a", "b"])
     assert [t.get_text() for t in ax.texts] == ["1", "\u2212.46", "0", ".50"]

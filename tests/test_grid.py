@@ -1,4 +1,4 @@
-"""credalbook.experiments.grid: order of results, the on-disk cache, config hashing, backends."""
+"""credalbook.book.experiments.grid: order of results, the on-disk cache, config hashing, backends."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import grid
-from credalbook.experiments import cache as entries
-from credalbook.experiments.grid import cache_tally, default_cache_dir, run_grid, tidy
+from credalbook.book.experiments import grid
+from credalbook.book.experiments import cache as entries
+from credalbook.book.experiments.grid import cache_tally, default_cache_dir, run_grid, tidy
 
 
 # Module-level tasks: worker processes import them by name.
@@ -141,7 +141,7 @@ def test_canonical_config_is_stable_across_processes():
     import subprocess
     import sys
 
-    code = ("from credalbook.experiments.cache import entry_key; "
+    code = ("from credalbook.book.experiments.cache import entry_key; "
             "print(entry_key('t', {'b': [1, 2], 'a': 0.5}, 'f'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONHASHSEED": "123", "PATH": ""})

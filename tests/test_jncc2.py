@@ -9,8 +9,8 @@ import pytest
 
 from credalbook.classifiers import NaiveBayes, NaiveCredalClassifier
 from credalbook.data import load
-from credalbook.experiments import jncc2
-from credalbook.experiments.protocols import stratified_folds
+from credalbook.book.experiments import jncc2
+from credalbook.book.experiments.protocols import stratified_folds
 from credalbook.preprocessing import MDLDiscretizer
 
 
@@ -63,7 +63,7 @@ def test_summary_hand_computed():
 
 
 def test_the_run_imports_no_scikit_learn_and_prints_the_summary():
-    code = ("import sys\nfrom credalbook.experiments.jncc2 import main\nmain(['run', 'contact-lenses'])\n"
+    code = ("import sys\nfrom credalbook.book.experiments.jncc2 import main\nmain(['run', 'contact-lenses'])\n"
             "print('sklearn' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0].startswith("contact-lenses NbcAcc") and "NccDeterm" in out[0]

@@ -4,8 +4,8 @@ The golden files ``tests/golden/jncc2/<dataset>.json.gz`` are JNCC2's own output
 JNCC2's testing-file mode on fold 0 of run 0, training on the other folds): the MDL cut points of every
 numeric attribute, NBC's posterior of every test instance (full precision and as JNCC2 prints it,
 two decimals) and NCC2's set. No Java is needed here. The book runs as its benchmark runs
-(``credalbook.experiments.jncc2.cross_validate_naive``'s pipeline: the dataset of
-``credalbook.experiments.benchmark.load_dataset``, MDL cuts of ``credalbook._mdl.mdl_cuts`` with
+(``credalbook.book.experiments.jncc2.cross_validate_naive``'s pipeline: the dataset of
+``credalbook.book.experiments.benchmark.load_dataset``, MDL cuts of ``credalbook._mdl.mdl_cuts`` with
 JNCC2's ``gain`` selection, one count table shared by NBC and NCC with s = 1).
 
 Each golden file lists what the script changed in the files JNCC2 was given so that JNCC2's readers take
@@ -41,8 +41,6 @@ CONVENTIONS = {
     "declared_classes": "every class the file's header declares is a class (JNCC2 and Weka), present or not",
     "dropped_columns": "the columns the registry drops (identifiers, the other targets) are features: JNCC2 "
                        "reads every attribute of the file",
-    "quoted_question_mark": "a quoted '?' that the header declares as a nominal value is that value (JNCC2 "
-                            "compares tokens quotes and all; Weka's reader too), not a missing value",
     "jncc2_mdl_candidates": "MDL never weighs a cut that leaves a single training instance above it (JNCC2's "
                             "MdlDiscretizer: MDLDiscretizer(convention='jncc2'), credalbook._mdl.jncc2_mdl_cuts)",
 }
@@ -71,16 +69,6 @@ def _resolved_by(entry: dict) -> tuple[str, ...]:
 def _name(column) -> str:
     """A column's name as the files JNCC2 reads spell it (white space as underscores)."""
     return re.sub(r"\s+", "_", str(column).strip())
-
-
-def _bare_question_marks(dataset: str) -> int:
-    """Unquoted ``?`` tokens in the data of the dataset's ARFF file (the missing values of ARFF)."""
-    from credalbook.experiments.jncc2 import _arff_file
-
-    text = _arff_file(dataset).read_text(encoding="utf-8", errors="surrogateescape")
-    data = re.split(r"^\s*@data\s*$", text, flags=re.IGNORECASE | re.MULTILINE)[1]
-    return sum(token.strip() == "?" for line in data.splitlines() if not line.lstrip().startswith("%")
-               for token in line.split(","))
 
 
 def jncc2_mdl_cuts(values, labels, n_classes: int, single_top: bool = False) -> np.ndarray:
@@ -165,7 +153,7 @@ def book_dataset(dataset: str, conventions: tuple[str, ...] = ()):
     import pandas as pd
 
     from credalbook import data
-    from credalbook.experiments.benchmark import load_dataset
+    from credalbook.book.experiments.benchmark import load_dataset
 
     unknown = set(conventions) - set(CONVENTIONS)
     if unknown:
@@ -177,14 +165,6 @@ def book_dataset(dataset: str, conventions: tuple[str, ...] = ()):
         entry["drop"] = ""
         table, source = data._locate(entry)
         X = data._build(entry, table, source, "zaffalon2012", declared).X
-    if "quoted_question_mark" in conventions:
-        declaring = [name for name in X.columns
-                     if isinstance(X[name].dtype, pd.CategoricalDtype) and "?" in list(X[name].cat.categories)]
-        # every missing value of such a column comes from a quoted '?' only if the file has no bare ?
-        assert not declaring or _bare_question_marks(dataset) == 0, f"{dataset}: bare ? as well as a declared '?'"
-        X = X.copy()
-        for name in declaring:
-            X[name] = X[name].fillna("?")
     return X, y
 
 
@@ -198,8 +178,8 @@ def book_outputs(dataset: str, declared_classes: bool = False, conventions: tupl
     from credalbook._mdl import mdl_cuts
     from credalbook.classifiers.naive import naive_counts, undominated_and_scores
     from credalbook.discrete import MISSING
-    from credalbook.experiments.benchmark import fold_indices, load_dataset
-    from credalbook.experiments.jncc2 import _coded_columns
+    from credalbook.book.experiments.benchmark import fold_indices, load_dataset
+    from credalbook.book.experiments.jncc2 import _coded_columns
 
     conventions = tuple(sorted(set(conventions) | ({"declared_classes"} if declared_classes else set())))
     _, _, codes = load_dataset(dataset)
@@ -281,7 +261,7 @@ def table() -> list[dict]:
 
 
 def test_there_are_golden_files():
-    from credalbook.experiments.benchmark import available_datasets
+    from credalbook.book.experiments.benchmark import available_datasets
 
     collection = set(available_datasets())
     skipped = json.loads((GOLDEN / "skipped.json").read_text())["skipped"]
@@ -343,7 +323,7 @@ def test_workarounds_change_nothing_computed(dataset):
         elif change["kind"] == "padding_feature_added":
             # missing in every row: JNCC2 marginalises it (it is the only feature JNCC2 keeps here)
             assert gold["used_features"] == [PADDING] and all(v == [] for v in gold["cuts"].values())
-    from credalbook.experiments.jncc2 import _arff_file
+    from credalbook.book.experiments.jncc2 import _arff_file
 
     try:
         _arff_file(dataset)
@@ -362,7 +342,7 @@ def test_jncc2_mdl_port_gives_jncc2s_cuts_and_with_one_condition_the_books(datas
 
     from credalbook._mdl import jncc2_mdl_cuts as package_jncc2_mdl_cuts
     from credalbook._mdl import mdl_cuts
-    from credalbook.experiments.benchmark import fold_indices, load_dataset
+    from credalbook.book.experiments.benchmark import fold_indices, load_dataset
 
     gold = golden(dataset)
     _, _, codes = load_dataset(dataset)
@@ -432,7 +412,7 @@ def estimator_posteriors(dataset: str, convention: str, conventions: tuple[str, 
     import pandas as pd
 
     from credalbook.classifiers import NaiveBayes
-    from credalbook.experiments.benchmark import fold_indices, load_dataset
+    from credalbook.book.experiments.benchmark import fold_indices, load_dataset
     from credalbook.preprocessing import MDLDiscretizer
 
     _, _, codes = load_dataset(dataset)
@@ -466,12 +446,6 @@ def test_mdl_discretizer_jncc2_convention_gives_jncc2s_nbc_posteriors(dataset):
 
 
 def test_the_conventions_can_be_told_apart():
-    # anneal's quoted '?' is a value for JNCC2 and, since the reader follows Weka's, for the book: the convention is inert
-    X, _ = book_dataset("anneal")
-    X_jncc2, _ = book_dataset("anneal", ("quoted_question_mark",))
-    assert "?" in list(X["family"].cat.categories) and not X["family"].isna().any()
-    assert X.equals(X_jncc2)
-    assert _bare_question_marks("anneal") == 0
     assert list(book_dataset("zoo", ("dropped_columns",))[0].columns)[0] == "animal"
     with pytest.raises(ValueError, match="conventions"):
         book_dataset("iris", ("no such convention",))

@@ -12,9 +12,9 @@ def _imports(code: str) -> str:
 
 
 def test_importing_the_packages_loads_no_estimator_and_no_scikit_learn():
-    probe = ("import sys, credalbook.classifiers, credalbook.experiments; "
+    probe = ("import sys, credalbook.classifiers, credalbook.book.experiments; "
              "print('sklearn' in sys.modules, 'credalbook.classifiers.ncc' in sys.modules, "
-             "'credalbook.experiments.store' in sys.modules)")
+             "'credalbook.book.experiments.store' in sys.modules)")
     assert _imports(probe) == "False False False"
     probe = "import sys, credalbook.classifiers as c; c.NaiveCredalClassifier; print('credalbook.classifiers.ncc' in sys.modules)"
     assert _imports(probe) == "True"

@@ -1,4 +1,4 @@
-"""Checks of credalbook.ledger.aguilar2025 on small hand-made inputs, values worked out by hand."""
+"""Checks of credalbook.book.ledger.aguilar2025 on small hand-made inputs, values worked out by hand."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,11 +6,11 @@ import pandas as pd
 import pytest
 import sympy as sp
 
-from credalbook import ledger
-from credalbook.experiments import certainty as ex
-from credalbook.ledger import aguilar2025 as ag
-from credalbook.ledger import core
-from credalbook.theory import certainty as th
+from credalbook.book import ledger
+from credalbook.book.experiments import certainty as ex
+from credalbook.book.ledger import aguilar2025 as ag
+from credalbook.book.ledger import core
+from credalbook.book.theory import certainty as th
 
 CLAIMS = {claim.id: claim for claim in ledger.claims() if claim.paper == "aguilar2025"}
 
@@ -177,3 +177,32 @@ def test_dataset_ranges_and_count_on_a_hand_listing():
     assert ag.datasets_count(listing).book == 3
     assert core.CHECKS["aguilar2025.samples-range"].function(listing).book == "100 to 500"
     assert verdict("aguilar2025.classes-range", listing=listing) == "not reproduced"  # 2 to 3, printed 2 to 15
+
+
+# ---------------------------------------------------------------- the referees' audit (issue 24)
+
+def test_certainty_matrix_holds_misclassified_mass_in_example_8():
+    finding = ag.certainty_matrix_correct_classifications(ag.worked_example_instances())
+    assert finding.verdict == "erratum" and "1.3 of its 4.4" in finding.detail and "0.4/1.6" in finding.detail
+    y, q = ag.worked_example_instances()
+    assert verdict("aguilar2025.certainty-matrix-correct-classifications", example=(y, q)) == "erratum"
+    right = (np.argmax(q, axis=1), q)  # every instance's class its predicted one: V diagonal, U off-diagonal
+    assert verdict("aguilar2025.certainty-matrix-correct-classifications", example=right) == "reproduced"
+
+
+def _audit_tables(rows_tree, rows_forest):
+    columns = ["dataset", "acc_star", "acc_s", "acc_u", "c_rho_pct"]
+    return {"Decision Tree": pd.DataFrame(rows_tree, columns=columns),
+            "Random Forest": pd.DataFrame(rows_forest, columns=columns)}
+
+
+def test_ratio_against_certain_share_on_printed_rows():
+    # customer churn (Table 4) and vowel (Table 5) as printed: lambda_u 0.007 with C_rho 66.9, 0.30 with 97.3
+    printed_rows = _audit_tables([["customer churn", 0.940, 0.943, 0.508, 66.9]],
+                                 [["vowel", 0.696, 0.983, 0.028, 97.3]])
+    shares = ag.certain_share_intervals(printed_rows).set_index("dataset")["lambda_v"]
+    assert shares["customer churn"] == pytest.approx(0.993, abs=1e-3) and shares["vowel"] == pytest.approx(0.699, abs=1e-3)
+    assert verdict("aguilar2025.ratio-tracks-certain-share", tables=printed_rows) == "erratum"
+    # the vowel row's C_rho printed below churn's: the order of the certain share, no contradiction
+    consistent = _audit_tables([["customer churn", 0.940, 0.943, 0.508, 66.9]], [["vowel", 0.696, 0.983, 0.028, 60.0]])
+    assert verdict("aguilar2025.ratio-tracks-certain-share", tables=consistent) == "reproduced"

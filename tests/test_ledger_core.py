@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook import ledger
-from credalbook.ledger import core
-from credalbook.ledger.core import Claim, Finding, judge, printing_precision
+from credalbook.book import ledger
+from credalbook.book.ledger import core
+from credalbook.book.ledger.core import Claim, Finding, judge, printing_precision
 
 
 def _claim(**changes) -> Claim:
@@ -227,7 +227,7 @@ def test_table_cells_are_judged_with_their_printed_digits(tmp_path, monkeypatch)
         "paper: Ferri, Hernández-Orallo & Flach (2019), demo\ntable: Table 99\npage: 1\ntolerance: {AUC: 0.02, BS: 0.001}\n"
         "cells:\n  - match: {model: B}\n    measure: BS\n    verdict: erratum\n    why: misprinted\n")
     monkeypatch.setattr(core, "_data_dir", lambda: paper)
-    import credalbook.reference as reference
+    import credalbook.book.reference as reference
 
     monkeypatch.setattr(reference, "paper_dir", lambda: paper)
     monkeypatch.setitem(core.TABLES, ("ferri2019_demo", "book"), core.BookTable(
@@ -250,7 +250,7 @@ class TestBadInput:
             ledger.ledger(verdict="maybe")
 
     def test_a_claim_with_an_unregistered_check(self):
-        with pytest.raises(KeyError, match="which no module of credalbook.ledger registers"):
+        with pytest.raises(KeyError, match="which no module of credalbook.book.ledger registers"):
             core.evaluate_claim(_claim(check="no.such.check"))
 
 
@@ -263,7 +263,7 @@ def test_cell_rules_can_set_a_tolerance_and_be_restricted_to_a_reading(tmp_path,
         "cells:\n  - match: {quantity: wins}\n    tolerance: 1\n    why: one dataset may move a count\n"
         "  - match: {quantity: median}\n    reading: other\n    why: only in the other reading\n")
     monkeypatch.setattr(core, "_data_dir", lambda: paper)
-    import credalbook.reference as reference
+    import credalbook.book.reference as reference
 
     monkeypatch.setattr(reference, "paper_dir", lambda: paper)
     for reading in ("book", "other"):
@@ -280,7 +280,7 @@ def test_cell_rules_can_set_a_tolerance_and_be_restricted_to_a_reading(tmp_path,
 
 
 def test_a_chapter_slice_with_claims_but_no_table():
-    from credalbook.ledger.report import chapter_slice
+    from credalbook.book.ledger.report import chapter_slice
 
     rows = pd.DataFrame([{**{c: "" for c in core.COLUMNS}, "id": "x.demo", "paper": "ferri2019", "entry": "claim",
                           "statement": "a claim", "verdict": "reproduced", "chapter": "chapters/x"}])
@@ -312,7 +312,7 @@ def test_table_keys_that_parse_as_numbers_or_are_blank_still_match(tmp_path, mon
     (paper / "ferri2019_keys.yml").write_text(
         "paper: Ferri, Hernández-Orallo & Flach (2019), demo\ntable: Text\npage: 1\ntolerance: 0.0\n")
     monkeypatch.setattr(core, "_data_dir", lambda: paper)
-    import credalbook.reference as reference
+    import credalbook.book.reference as reference
 
     monkeypatch.setattr(reference, "paper_dir", lambda: paper)
     monkeypatch.setitem(core.TABLES, ("ferri2019_keys", "book"), core.BookTable(
@@ -347,7 +347,7 @@ def test_cells_name_their_finding_and_an_erratum_within_tolerance_is_void(tmp_pa
         "  - match: {row: [d, e]}\n    why: one cause for two cells\n"
         "  - match: {row: [f]}\n    verdict: erratum\n    why: within tolerance, so no erratum\n")
     monkeypatch.setattr(core, "_data_dir", lambda: paper)
-    import credalbook.reference as reference
+    import credalbook.book.reference as reference
 
     monkeypatch.setattr(reference, "paper_dir", lambda: paper)
     monkeypatch.setitem(core.TABLES, ("yang2017_demo", "book"), core.BookTable(

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from credalbook import ledger
-from credalbook.ledger import core
-from credalbook.reference import paper_dir
+from credalbook.book import ledger
+from credalbook.book.ledger import core
+from credalbook.book.reference import paper_dir
 
 ledger.discover()
 CLAIMS = ledger.claims()

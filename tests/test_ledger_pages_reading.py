@@ -19,7 +19,7 @@ HTML = Path(os.environ["CREDALBOOK_HTML"]).resolve() if os.environ.get("CREDALBO
 
 #: What a page made by code must never show a reader.
 MACHINE = ("<locals>", "**", "\\bar{", "\\frac", "\\mathrm", "<function ", " at 0x", "object at",
-           "credalbook.ledger.", "np.float64(", "Decided by `")
+           "credalbook.book.ledger.", "np.float64(", "Decided by `")
 #: A dollar sign that is no price (``$0.07`` is the paper's money): TeX that MathJax did not read.
 RAW_DOLLAR = re.compile(r".{0,30}\$(?!\d).{0,30}")
 
@@ -97,7 +97,7 @@ def test_ledger_text_has_no_machine_strings_and_every_formula_typesets(browser, 
 @pytest.mark.browser
 @pytest.mark.parametrize("page", [p for p in PAGES if p in LEDGER_PAGES])
 def test_report_and_errata_have_headings_and_tables_that_fit(browser, page):
-    from credalbook.ledger.core import PAPERS
+    from credalbook.book.ledger.core import PAPERS
 
     browser.set_window_size(1280, 2000)
     _open(browser, page)

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.ledger import core, policy
+from credalbook.book.ledger import core, policy
 
 
 class TestQuantifiers:

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from credalbook.ledger import referees
+from credalbook.book.ledger import referees
 
 VERDICTS = {"reproduced", "within tolerance", "partly", "not reproduced", "erratum", "not checkable"}
 
@@ -22,7 +22,8 @@ def folder(tmp_path):
         {**entry, "id": "p.b", "reading": "disagree", "referee_verdict": "not reproduced"},
         {**entry, "id": "p.c", "reading": "unsure"},
         {**entry, "id": "p.d", "reading": "agree", "same_finding_as": ["p.a"]}],
-        "audit": [{"title": "t", "section": "§1", "quote": "q", "computation": "1 + 1 = 3", "severity": "misprint"}]})
+        "audit": [{"title": "t", "section": "§1", "quote": "q", "computation": "1 + 1 = 3", "severity": "misprint",
+                   "entry": "p.a"}]})
     _write(tmp_path, "q.yml", {"paper": "q", "entries": [{**entry, "id": "q.a", "reading": "disagree"}]})
     _write(tmp_path, "resolutions.yml", {"resolutions": [
         {"id": "p.b", "resolution": "adopted", "verdict": "not reproduced", "reason": "noise"},
@@ -58,7 +59,34 @@ def test_unread_negative_entries_are_listed(folder):
 
 def test_audit_items_keep_their_computation(folder):
     items = referees.audit_items(folder)
-    assert items.loc[0, ["paper", "computation"]].tolist() == ["p", "1 + 1 = 3"]
+    assert items.loc[0, ["paper", "computation", "entry"]].tolist() == ["p", "1 + 1 = 3", "p.a"]
+    assert referees.unheld_audit_items(["p.a", "p.b"], items) == []
+    assert referees.unheld_audit_items(["p.b"], items) == ["p: t (entry 'p.a')"]
+
+
+def test_an_audit_item_without_an_entry_is_refused(tmp_path):
+    _write(tmp_path, "p.yml", {"paper": "p", "entries": [], "audit": [
+        {"title": "t", "section": "§1", "quote": "q", "computation": "1 + 1 = 3", "severity": "misprint"}]})
+    with pytest.raises(ValueError, match="names no ledger entry"):
+        referees.audit_items(tmp_path)
+
+
+def test_every_audit_item_is_held_by_a_ledger_entry_that_computes_it():
+    """Each inconsistency the referees' audit found is a ledger claim (issue 24): the entry it names exists,
+    and its check decides it negative (an erratum or a failed claim) on the book's inputs."""
+    from credalbook.book import ledger
+    from credalbook.book.ledger import core
+
+    items = referees.audit_items()
+    claims = {claim.id: claim for claim in ledger.claims()}
+    assert referees.unheld_audit_items(claims, items) == []
+    assert len(items) == 18 and items["entry"].is_unique
+    ledger.discover()
+    for entry in items["entry"]:
+        claim = claims[entry]
+        item = core.CHECKS[claim.check]
+        row = core.evaluate_claim(claim, core.load_inputs(item))
+        assert row["verdict"] in ("erratum", "not reproduced", "partly"), f"{entry}: {row['verdict']}"
 
 
 def test_a_reading_outside_the_vocabulary_is_refused(tmp_path):
@@ -80,7 +108,7 @@ def test_the_books_referee_files_are_complete():
 
 def test_every_negative_entry_was_read_and_every_disagreement_resolved():
     """The book's ledger against its referee files: nothing unread, nothing unresolved (issue 24, item 3)."""
-    from credalbook import ledger
+    from credalbook.book import ledger
 
     table = ledger.evaluated()
     counted = table[~ledger.is_reading(table["entry"])]

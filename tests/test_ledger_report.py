@@ -6,12 +6,12 @@ import re
 
 import pandas as pd
 
-from credalbook import ledger
-from credalbook.ledger import core
-from credalbook.ledger import typeset
-from credalbook.ledger.report import errata, part_counts, part_summary, report
+from credalbook.book import ledger
+from credalbook.book.ledger import core
+from credalbook.book.ledger import typeset
+from credalbook.book.ledger.report import errata, part_counts, part_summary, report
 
-report_module = importlib.import_module("credalbook.ledger.report")  # the package exports report(), the function
+report_module = importlib.import_module("credalbook.book.ledger.report")  # the package exports report(), the function
 
 
 def _row(**values) -> dict:
@@ -109,11 +109,11 @@ def test_ledger_text_is_typeset_as_mathematics_and_escaped_text():
     assert report_module._cell("u_{65} at 1e-05 of x") == "$u_{65}$ at 10⁻⁵ of x"
     assert report_module._cell("|d| < 1e-05") == "$\\vert d\\vert < 10^{-5}$"
     assert report_module._cell("q+_{i,j} = 2 * x, $0.07") == "$q+_{i,j} = 2 \\cdot x$, \\$0.07"  # a price's $ escaped
-    assert "credalbook.ledger" not in report_module._cell("computed by credalbook.ledger.yang2017.f (stored)")
+    assert "credalbook.book.ledger" not in report_module._cell("computed by credalbook.book.ledger.yang2017.f (stored)")
 
 
 def test_every_page_link_of_the_ledger_names_an_existing_chapter():
-    from credalbook.book import repo_root
+    from credalbook.book.build import repo_root
 
     table = ledger.ledger()
     for chapter in sorted(set(table["chapter"]) - {""}):
@@ -134,7 +134,7 @@ def test_claims_and_errata_follow_the_papers_numbering():
 
 
 def test_the_checks_source_is_a_repository_link_not_a_function_path():
-    from credalbook.book import repo_root
+    from credalbook.book.build import repo_root
 
     table = ledger.ledger()
     wrong = table[table["verdict"] == "erratum"]
@@ -159,7 +159,7 @@ def test_each_paper_opens_with_a_summary_made_from_its_rows():
 
 
 def test_the_pages_give_every_paper_a_heading_of_its_own():
-    from credalbook.book import repo_root
+    from credalbook.book.build import repo_root
 
     for page in ("report", "errata"):
         headings = re.findall(r"^## (.+)$", (repo_root() / "chapters" / f"{page}.md").read_text(encoding="utf-8"),

@@ -1,4 +1,4 @@
-"""The book's own claims (Part VII, ``credalbook.ledger.synthesis``): each holds on the stored run, fails on a
+"""The book's own claims (Part VII, ``credalbook.book.ledger.synthesis``): each holds on the stored run, fails on a
 deliberately altered stored result, and reads its threshold from its claim record."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from credalbook import ledger
-from credalbook.ledger import core
+from credalbook.book import ledger
+from credalbook.book.ledger import core
 
 ledger.discover()
 CLAIMS = {c.id: c for c in ledger.claims() if c.paper == "credalbook"}

@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 import sympy as sp
 
-from credalbook.experiments import costs as experiment
-from credalbook.ledger import yang2017 as entries
-from credalbook.theory import costs as theory
+from credalbook.book.experiments import costs as experiment
+from credalbook.book.ledger import yang2017 as entries
+from credalbook.book.theory import costs as theory
 
 
 def _curve(costs_by_s: list[float], r: float = 0.0, variant: str = "cautious", dataset: str = "ERA",
@@ -147,8 +147,8 @@ def test_section_keeps_the_named_entries():
 
 def test_the_table12_record_cites_every_computed_reading():
     """The note on Table XII's costs quotes what table12_agreement computes from the stored readings (no stale text)."""
-    from credalbook.experiments.store import load_results
-    from credalbook.reference import published_source
+    from credalbook.book.experiments.store import load_results
+    from credalbook.book.reference import published_source
 
     why = next(rule["why"] for rule in published_source("yang2017_table12")["cells"]
                if rule.get("measure") == "cost" and "match" not in rule)
@@ -157,3 +157,26 @@ def test_the_table12_record_cites_every_computed_reading():
     for row in agreement.itertuples():
         numbers = f"{row.mean_abs_difference:.3f}, {row.within_tolerance}, {row.ranks_agreeing}"
         assert numbers in why, row.reading
+
+
+# ---------------------------------------------------------------- the referees' audit (issue 24)
+
+def test_property3_implies_property2_on_check_properties():
+    from credalbook import costs
+    from credalbook.book.ledger import core
+
+    matrices = entries.property3_matrices(count=60)
+    results = [costs.check_properties(rows, m, properties=(2, 3)) for rows, m in matrices]
+    assert any(r[3].holds for r in results) and all(r[2].holds for r in results if r[3].holds)
+    claim = next(c for c in core.claims() if c.id == "yang2017.property3-implies-property2")
+    grades = entries.table8_grades()
+    assert grades == {"filtering": {2: "D", 3: "N"}, "choice": {2: "D", 3: "N"}}
+    assert core.evaluate_claim(claim, {"matrices": matrices, "grades": grades})["verdict"] == "erratum"
+    necessary = {s: {2: "N", 3: "N"} for s in grades}
+    assert core.evaluate_claim(claim, {"matrices": matrices, "grades": necessary})["verdict"] == "reproduced"
+
+
+def test_a_curve_least_inside_dips_below_its_chord():
+    falling_rising = np.array([[3.0, 2.0, 1.0, 2.0, 3.0], [3.1, 2.1, 1.1, 2.1, 3.0]])
+    assert (entries._chord_gap(np.arange(5.0), falling_rising) < 0).all()
+    assert (entries._chord_gap(np.arange(5.0), -falling_rising) > 0).all()   # concave: above its chord

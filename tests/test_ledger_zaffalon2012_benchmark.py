@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook import ledger
-from credalbook.ledger import core
-from credalbook.ledger import zaffalon2012_benchmark as zb
+from credalbook.book import ledger
+from credalbook.book.ledger import core
+from credalbook.book.ledger import zaffalon2012_benchmark as zb
 
 CLAIMS = {c.id: c for c in ledger.claims() if c.id.startswith("zaffalon2012.bench")}
 
@@ -177,3 +177,34 @@ def test_the_paper_used_flare_data1():
         <= {"reproduced", "within tolerance"}
     data2 = core.table_rows("datasets_zaffalon2012_cdt_solar_flare", "majority class of flare.data2").set_index("id")
     assert data2.loc["datasets_zaffalon2012_cdt_solar_flare[dataset=solar-flare-m; cdt_u50]", "verdict"] == "not reproduced"
+
+
+# ---------------------------------------------------------------- the referees' audit (issue 24): Appendix A cells
+
+APPENDIX = {c.id: c for c in ledger.claims() if c.id.startswith("zaffalon2012.appendix-")}
+
+
+def test_table17_contact_lenses_against_u65_the_mean_of_u50_and_u80():
+    claim = APPENDIX["zaffalon2012.appendix-table17-contact-lenses-ncc"]
+    tables = {"u50": zb.paper_table(17)(), "u65": zb.paper_table(18)(), "u80": zb.paper_table(19)()}
+    row = core.evaluate_claim(claim, tables)
+    assert row["verdict"] == "erratum" and row["book"] == "72.59"
+    identity = zb.average_identity(**tables)
+    assert ((identity["u65"] - identity["implied"]).abs() <= identity["slack"] + 1e-9).all()
+    u65 = tables["u65"].copy()
+    u65.loc[u65["name"] == "contact-lenses", "NCC"] = 76.02   # (70.01 + 82.03)/2: the printed u50 then fits
+    assert core.evaluate_claim(claim, {**tables, "u65": u65})["verdict"] == "reproduced"
+
+
+def test_table12_spambase_against_the_binary_determinacy_identity():
+    claim = APPENDIX["zaffalon2012.appendix-table12-spambase-lncc"]
+    classes = pd.Series({"spambase": 2, "sonar": 2}, name="n_classes")
+    table12 = pd.DataFrame({"name": ["sonar", "spambase"], "NCC": [90.0, 99.64], "LNCC": [95.0, np.nan],
+                            "CMA": [100.0, 100.0], "CDT": [100.0, 98.29]})
+    u50 = table12.assign(NCC=[70.0, 89.88], LNCC=[70.0, 93.64], CMA=[70.0, 89.87], CDT=[70.0, 91.57])
+    u65 = u50.assign(NCC=[71.5, 89.93], LNCC=[70.75, 93.67], CMA=[70.0, 89.87], CDT=[70.0, 91.83])
+    inputs = {"u50": u50, "u65": u65, "table12": table12, "classes": classes}
+    row = core.evaluate_claim(claim, inputs)
+    assert row["verdict"] == "erratum" and row["book"] == "99.8"
+    u65.loc[u65["name"] == "spambase", "LNCC"] = 93.64 + 0.15 * (100 - 92.28)   # as 92.28 would imply
+    assert core.evaluate_claim(claim, {**inputs, "u65": u65})["verdict"] == "reproduced"

@@ -1,14 +1,14 @@
-"""Checks of credalbook.ledger.zaffalon2012_ncc on small hand-made inputs with values worked out by hand."""
+"""Checks of credalbook.book.ledger.zaffalon2012_ncc on small hand-made inputs with values worked out by hand."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import ncc as ex
-from credalbook.experiments.ncc import ncc_binary_utility
-from credalbook.ledger import core
-from credalbook.ledger import zaffalon2012_ncc as zcm
+from credalbook.book.experiments import ncc as ex
+from credalbook.book.experiments.ncc import ncc_binary_utility
+from credalbook.book.ledger import core
+from credalbook.book.ledger import zaffalon2012_ncc as zcm
 
 
 def _run(name: str, **inputs) -> core.Finding:
@@ -132,7 +132,7 @@ def test_sizes_reversed_turns_trends_round():
 # The remaining differences: hypotheses computed
 # ----------------------------------------------------------------------------------------------
 def test_variant_runs_with_the_defaults_are_the_stored_runs():
-    from credalbook.experiments.store import load_results
+    from credalbook.book.experiments.store import load_results
 
     stored = load_results("zaffalon2012_ncc_artificial")
     runs = zcm.artificial_variant_runs([0, 1], [0], [25, 100])
@@ -188,7 +188,7 @@ def test_monte_carlo_error_is_the_spread_over_theta():
 
 
 def test_hypotheses_table_marks_the_printed_row_and_judges_every_other():
-    from credalbook.experiments.store import load_results
+    from credalbook.book.experiments.store import load_results
 
     runs = load_results("zaffalon2012_ncc_artificial")
     runs = runs[runs["theta"] < 3]
@@ -233,7 +233,7 @@ def test_table11_hypotheses_by_hand():
 
 
 def test_table11_book_reading_is_the_ledgers_table():
-    from credalbook.experiments.store import load_results
+    from credalbook.book.experiments.store import load_results
 
     folds = load_results("zaffalon2012_ncc_uci")
     table = zcm.table11_hypotheses(folds).set_index("reading")
@@ -249,8 +249,8 @@ def test_table11_book_reading_is_the_ledgers_table():
 
 def test_the_source_records_cite_the_computed_hypotheses():
     """The notes of the two records quote the numbers the hypothesis functions compute (no stale text)."""
-    from credalbook.experiments.store import load_results
-    from credalbook.reference import published_source
+    from credalbook.book.experiments.store import load_results
+    from credalbook.book.reference import published_source
 
     runs = load_results("zaffalon2012_ncc_artificial")
     why = published_source("zaffalon2012_ncc_artificial")["cells"][0]["why"]
@@ -280,3 +280,13 @@ def test_the_hypothesis_functions_name_a_bad_argument():
         zcm.table11_hypotheses([[0.5]])
     with pytest.raises(ValueError, match="generator must be 'uniform' or 'weakest'"):
         zcm.artificial_variant_runs([0], [0], [25], generator="normal")
+
+
+def test_section_9_4_names_the_pair_table_11_compares():
+    claim = next(c for c in core.claims() if c.id == "zaffalon2012.ndc-comparison-reference")
+    table = pd.DataFrame({"utility": ["u65", "f1", "u80"], "ncc_wins": [21, 20, 14], "ties": [14, 16, 13],
+                          "ndc_wins": [18, 17, 26]})
+    row = core.evaluate_claim(claim, {"table": table})
+    assert row["verdict"] == "erratum" and row["book"] == "NCC and NDC" and "18 at u65 to 26 at u80" in row["detail"]
+    renamed = table.rename(columns={"ncc_wins": "nbc_wins"})
+    assert core.evaluate_claim(claim, {"table": renamed})["verdict"] == "reproduced"

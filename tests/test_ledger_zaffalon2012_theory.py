@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 import sympy as sp
 
-from credalbook.ledger import core
-from credalbook.ledger import zaffalon2012_theory as zt
-from credalbook.theory.utility import X
+from credalbook.book.ledger import core
+from credalbook.book.ledger import zaffalon2012_theory as zt
+from credalbook.book.theory.utility import X
 
 CLAIMS = {claim.id: claim for claim in core.claims()}
 
@@ -149,3 +149,18 @@ class TestDerivationsAddedForTheLedger:
     def test_binary_gap(self):
         p_i, a_i = sp.symbols("P_I A_I", positive=True)
         assert sp.expand(zt.ut.binary_credal_minus_precise() - p_i * (zt.U_HALF - a_i)) == 0
+
+
+# ---------------------------------------------------------------- the referees' audit (issue 24)
+
+def test_theorem1_game_value_depends_on_houses_domain():
+    assert zt.game_value(4, 2, np.eye(4)[:2]) == pytest.approx(1 / 2)   # θ on the simplex over K
+    assert zt.game_value(4, 2, np.eye(4)) == pytest.approx(0, abs=1e-12)  # θ anywhere: House plays e_j, j ∉ K
+    assert zt.game_value(3, 3, np.eye(3)) == pytest.approx(1 / 3)      # k = n: the two domains agree
+    domains = zt.theorem1_proof_domains()
+    assert verdict("zaffalon2012.theorem1-domain", domains=domains) == "erratum"
+    assert verdict("zaffalon2011.theorem1-domain", domains=domains) == "erratum"
+    on_k = [(n, k, np.eye(n)[:k]) for n, k, _ in domains]
+    assert verdict("zaffalon2012.theorem1-domain", domains=on_k) == "reproduced"
+    assert CLAIMS["zaffalon2011.theorem1-domain"].finding == "zaffalon2012.theorem1-domain"
+    assert CLAIMS["zaffalon2011.mbets-error-below-1pct"].finding == "zaffalon2012.mbets-error-below-1pct"

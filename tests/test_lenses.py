@@ -408,3 +408,44 @@ def test_panel_variants_and_shared_top():
     three = _scores()
     assert lenses.shared_top(three, ["u65", "u80"], ["C1", "C2", "C3"]) == ["C1"]  # C1 best under both, clearly
     assert lenses.shared_top(three, ["u65", "set_size"], ["C1", "C2", "C3"]) == []  # reversed lenses share no top
+
+
+def test_rank_agreement_survives_a_jackknife_that_ties_every_classifier():
+    # three datasets, two classifiers: leaving any one dataset out ties the two under one lens, so
+    # every leave-one-out τ is undefined (issue 27); the interval then has no acceleration
+    u65, u80 = [[1.0, 2.0], [0.0, 1.0], [2.0, 0.0]], [[1.0, 2.0], [2.0, 1.0], [1.0, 0.0]]
+    rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": values[d][k]}
+            for d in range(3) for k, c in enumerate(("C1", "C2")) for lens, values in (("u65", u65), ("u80", u80))]
+    agreement = rank_agreement(pd.DataFrame(rows), ["u65", "u80"], ["C1", "C2"], n_boot=200, seed=0).iloc[0]
+    assert agreement["tau"] == -1.0  # C2 first under u65 (mean ranks 5/3, 4/3), C1 first under u80
+    assert agreement["low"] <= agreement["tau"] <= agreement["high"]
+    assert 0 < agreement["pvalue"] <= 1
+
+
+def test_rank_agreement_refuses_a_lens_that_ties_every_classifier():
+    rows = [{"dataset": f"d{d}", "classifier": c, "lens": lens, "value": value}
+            for d in range(4) for c, base in (("C1", 0.9), ("C2", 0.7))
+            for lens, value in (("u65", base), ("u80", 0.5))]
+    with pytest.raises(ValueError, match="'u80' gives every one of classifiers the same mean rank"):
+        rank_agreement(pd.DataFrame(rows), ["u65", "u80"], ["C1", "C2"], n_boot=50)
+
+
+def test_fold_lenses_refuses_sets_and_probabilities_of_different_classes():
+    y = np.array([0, 1, 0, 1])
+    sets = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 1], [0, 1, 0]], dtype=bool)
+    proba = np.array([[0.6, 0.4], [0.3, 0.7], [0.8, 0.2], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="sets has 3 columns.*proba has 2 columns"):
+        fold_lenses(y, sets, proba)
+    both = fold_lenses(y, sets[:, :2] | ~sets[:, :2].any(axis=1, keepdims=True), proba)
+    assert both["n"] == 4 and "brier" in both and "u65" in both
+
+
+@pytest.mark.parametrize("n", [0, -4, 2.5, np.nan])
+def test_dataset_scores_refuses_counts_that_are_not_positive_integers(n):
+    rows = pd.DataFrame([{"dataset": "d", "classifier": "A",
+                          **fold_lenses(np.array([0, 1]), np.array([[1, 0], [1, 1]], dtype=bool))}])
+    assert dataset_scores(rows).set_index("lens")["value"]["discounted_accuracy"] == pytest.approx(0.75)
+    with pytest.raises(ValueError, match=r"rows\['n'\]"):
+        dataset_scores(rows.assign(n=n))
+    with pytest.raises(ValueError, match="rows holds no lens column"):
+        dataset_scores(rows[["dataset", "classifier", "n"]])

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments.ncc import (
+from credalbook.book.experiments.ncc import (
     ARTIFICIAL,
     artificial_summary,
     artificial_task,
@@ -14,7 +14,7 @@ from credalbook.experiments.ncc import (
     uci_per_dataset,
     uci_task,
 )
-from credalbook.experiments.protocols import ModelOutput
+from credalbook.book.experiments.protocols import ModelOutput
 
 
 def test_summary_hand_computed():
@@ -87,7 +87,7 @@ def _fake_uci(seed=0, datasets=6, folds=20):
 
 
 def test_ncc_vs_ndc_counts_paired_t_tests():
-    from credalbook.experiments.ncc import ncc_vs_ndc
+    from credalbook.book.experiments.ncc import ncc_vs_ndc
 
     table = ncc_vs_ndc(_fake_uci()).set_index("utility")
     assert table.loc["u65", ["ncc_wins", "ties", "ndc_wins"]].tolist() == [3, 0, 3]
@@ -97,7 +97,7 @@ def test_ncc_vs_ndc_counts_paired_t_tests():
 
 
 def test_uci_summary_on_known_table():
-    from credalbook.experiments.ncc import uci_nbc_vs_ncc
+    from credalbook.book.experiments.ncc import uci_nbc_vs_ncc
 
     per_dataset = uci_per_dataset(_fake_uci())
     summary = uci_nbc_vs_ncc(per_dataset, False).set_index("quantity")["value"]
@@ -110,8 +110,8 @@ def test_uci_summary_on_known_table():
 
 
 def test_artificial_task_variants_change_one_thing_and_name_bad_chances():
-    from credalbook.experiments import ncc as ex
-    from credalbook.experiments.protocols import draw_naive_model
+    from credalbook.book.experiments import ncc as ex
+    from credalbook.book.experiments.protocols import draw_naive_model
 
     base = ex.artificial_task(3, [0], [25], 200)
     chances = draw_naive_model(np.random.default_rng([ex.SEED, 3, 0]), 10, 0.1)

@@ -71,7 +71,7 @@ def load(dataset: str):
 def fold_data(dataset: str, fold: int) -> dict:
     """The book's training and test DataFrames of one fold (numeric features cut by MDL on the training part)."""
     from credalbook._mdl import mdl_cuts
-    from credalbook.experiments.benchmark import fold_indices
+    from credalbook.book.experiments.benchmark import fold_indices
 
     X, y, codes = load(dataset)
     train, test = fold_indices(codes, golden(dataset)["run"], fold)

@@ -1,7 +1,9 @@
 """The package without the book: a wheel holds the library and its dataset registry, not the book's
-data, and works from a folder that is no checkout (classifiers, scorers, the data layer's own errors)."""
+machinery or data, and works from a folder that is no checkout (classifiers, scorers, the data layer's own
+errors); the library never imports the book's machinery."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import zipfile
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 ROOT = repo_root()
 
@@ -26,7 +28,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_holds_the_library_and_the_registry_not_the_book(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert "credalbook/datasets.csv" in names and "credalbook/classifiers/ncc.py" in names
-    assert not [n for n in names if n.startswith(("data/", "chapters/", "tests/"))]
+    assert not [n for n in names if n.startswith(("data/", "chapters/", "tests/", "credalbook/book/"))]
     metadata = next(n for n in names if n.endswith("METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()
     requirements = [line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Requires-Dist:")]
@@ -70,3 +72,17 @@ print("ok", data.__file__)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines()[-1].startswith("ok") and str(unpacked) in out.stdout
+
+
+def test_the_library_never_imports_the_books_machinery():
+    """Only the command line reaches into ``credalbook.book``, inside functions that refuse without it."""
+    package = ROOT / "credalbook"
+    crossings = []
+    for path in package.rglob("*.py"):
+        if path.is_relative_to(package / "book") or path.name == "cli.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            crossings += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.startswith("credalbook.book")]
+    assert not crossings

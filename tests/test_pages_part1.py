@@ -5,9 +5,9 @@ import re
 import pytest
 import sympy as sp
 
-from credalbook.theory import betting as bt
-from credalbook.theory import mbets as mb
-from credalbook.theory import utility as ut
+from credalbook.book.theory import betting as bt
+from credalbook.book.theory import mbets as mb
+from credalbook.book.theory import utility as ut
 
 
 def _rows(tex: str) -> list[str]:
@@ -47,11 +47,14 @@ class TestRiskLatex:
     def test_cubic_error_is_third_moment(self):
         rows = _rows(ut.risk_latex()["eq2_cubic"])
         assert rows[0].endswith(r"\left(- \mu + x\right)^{3}")
-        assert r"\left(2 p_{1} - 1\right)" in rows[1]
+        # the right side sits under its left, so that the display fits the text column
+        assert rows[1].startswith(r"&E[h^3]") and r"\left(2 p_{1} - 1\right)" in rows[2]
 
     def test_proposition1_rows(self):
         rows = _rows(ut.risk_latex()["proposition1_utilities"])
         assert len(rows) == len(ut.PROPOSITION1_NAMES)
+        # each utility's gap delta_n sits on a line under its u'', so that the display fits the text column
+        assert all(r",\\ \delta_n &=" in r for r in rows)
         # every strictly concave utility is marked < 0, the linear one has no gap
         assert [r"< 0" in r for r in rows] == [True] * 5 + [False]
         assert rows[-1].endswith(r"\delta_n &= 0")

@@ -1,4 +1,4 @@
-"""Tests of the table and figure helpers that Part II's pages use (credalbook.experiments.ncc)."""
+"""Tests of the table and figure helpers that Part II's pages use (credalbook.book.experiments.ncc)."""
 from __future__ import annotations
 
 import matplotlib
@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from credalbook.experiments import ncc as ex  # noqa: E402
+from credalbook.book.experiments import ncc as ex  # noqa: E402
 from credalbook.style import COLUMN_WIDTH  # noqa: E402
 
 

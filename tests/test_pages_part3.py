@@ -1,4 +1,4 @@
-"""The helpers of Part III's pages (credalbook.experiments.benchmark): summaries, figures, ledger slices."""
+"""The helpers of Part III's pages (credalbook.book.experiments.benchmark): summaries, figures, ledger slices."""
 import matplotlib
 
 matplotlib.use("Agg")
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import benchmark as bm
+from credalbook.book.experiments import benchmark as bm
 from credalbook.style import COLUMN_WIDTH
 
 
@@ -104,7 +104,7 @@ def test_paper_critical_difference_uses_table6_ranks_and_55_datasets():
 
 
 def test_variants_beside_paper_adds_the_published_cells():
-    from credalbook.reference import published
+    from credalbook.book.reference import published
 
     scores = pd.DataFrame([{"dataset": "heart-c", "classifier": "NCC", "variant": "as in the benchmark",
                             "determinacy": 90.0, "u50": 50.0, "u65": 55.0, "u80": 60.0},
@@ -187,7 +187,7 @@ def test_page_entries_split_the_benchmark_entries_over_the_three_pages():
 
 
 def test_page_entries_feed_the_ledgers_chapter_slice():
-    from credalbook.ledger import chapter_slice
+    from credalbook.book.ledger import chapter_slice
 
     page = "chapters/benchmark/per_dataset"
     text = chapter_slice(page, bm.page_entries(page, ledger_rows()))

@@ -1,4 +1,4 @@
-"""Tests of the helpers that Part IV's pages use (credalbook.theory.costs, credalbook.experiments.costs):
+"""Tests of the helpers that Part IV's pages use (credalbook.book.theory.costs, credalbook.book.experiments.costs):
 the ledger's slices per page, the property grid, Table VIII, and the figures (Fig. 2, Fig. 3, Table XII)."""
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from credalbook import costs  # noqa: E402
-from credalbook.experiments import costs as experiment  # noqa: E402
+from credalbook.book.experiments import costs as experiment  # noqa: E402
 from credalbook.style import COLUMN_WIDTH  # noqa: E402
-from credalbook.theory import costs as theory  # noqa: E402
+from credalbook.book.theory import costs as theory  # noqa: E402
 
 TABLE_I = np.array(theory.TABLE_I.tolist(), dtype=float)
 
@@ -28,7 +28,7 @@ def _pages_of(entry_id: str) -> list[str]:
 # ----------------------------------------------------------------------------------------------
 
 def test_every_entry_of_yang2017_is_shown_on_exactly_one_page():
-    from credalbook.ledger import core
+    from credalbook.book.ledger import core
 
     core.discover()
     ids = [claim.id for claim in core.claims() if claim.paper == "yang2017"]

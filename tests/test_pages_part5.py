@@ -16,10 +16,10 @@ import pytest  # noqa: E402
 import sympy as sp  # noqa: E402
 import yaml  # noqa: E402
 
-from credalbook.book import repo_root  # noqa: E402
-from credalbook.experiments import certainty as ex  # noqa: E402
+from credalbook.book.build import repo_root  # noqa: E402
+from credalbook.book.experiments import certainty as ex  # noqa: E402
 from credalbook.style import COLUMN_WIDTH  # noqa: E402
-from credalbook.theory import certainty as th  # noqa: E402
+from credalbook.book.theory import certainty as th  # noqa: E402
 
 PAGES = [f"chapters/certainty/{p}" for p in ("matrices", "properties", "experiments", "tables", "protocol",
                                                "reliability")]

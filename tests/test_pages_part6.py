@@ -1,4 +1,4 @@
-"""The figure and table helpers of Part VI's pages (credalbook.experiments.thresholds)."""
+"""The figure and table helpers of Part VI's pages (credalbook.book.experiments.thresholds)."""
 from __future__ import annotations
 
 import matplotlib
@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 
 from credalbook import costspace as cs  # noqa: E402
 from credalbook.display import CostCurveDisplay  # noqa: E402
-from credalbook.experiments import thresholds as th  # noqa: E402
+from credalbook.book.experiments import thresholds as th  # noqa: E402
 from credalbook.style import COLUMN_WIDTH  # noqa: E402
 
 
@@ -264,3 +264,33 @@ def test_gap_rank_correlations_by_hand():
     assert rhos.to_dict() == {"model types": pytest.approx(1.0), "datasets": pytest.approx(-1.0)}
     with pytest.raises(ValueError, match="at least 3"):
         th.gap_rank_correlations(pd.DataFrame(rows).assign(CL=0.1))
+
+
+def test_ranks_by_gamma_gives_each_colour_to_one_pair_of_models_and_a_legible_legend():
+    from credalbook.style import layout_problems
+
+    rows = []
+    models = ("J48", "J48Unp", "IBK10", "IBK1", "SVMp", "SVM", "Logist", "NB", "PART", "Stump")
+    for d, dataset in enumerate(("d1", "d2", "d3")):
+        for i, model in enumerate(models):
+            for gamma in th.GAMMAS:
+                loss = 0.1 + 0.01 * ((i * (d + 1) + (gamma == 0) * 7 * i) % len(models))
+                rows.append({"dataset": dataset, "split": 1, "model": model, "gamma": gamma,
+                             **dict.fromkeys(th.METHODS, loss)})
+    runs = pd.DataFrame(rows)
+    fig = th.plot_ranks_by_gamma({"Weka's learners": runs, "stand-ins": runs})
+    lines = fig.axes[0].get_lines()
+    colours = {}
+    for line in lines:
+        colours.setdefault(matplotlib.colors.to_hex(line.get_color()), set()).add(line.get_label())
+    # ten model types, five colours: each colour is one pair that Ferri et al.'s Fig. 7 compares (or Logist/NB,
+    # PART/Stump), the pair told apart by its line style
+    assert sorted(sorted(pair) for pair in colours.values()) == sorted(
+        sorted(p) for p in (("J48", "J48Unp"), ("IBK1", "IBK10"), ("SVM", "SVMp"), ("Logist", "NB"), ("PART", "Stump")))
+    assert all(len({line.get_linestyle() for line in lines if line.get_label() in pair}) == 2 for pair in colours.values())
+    legend = fig.legends[0]
+    assert [t.get_text() for t in legend.get_texts()][:2] == ["J48", "J48Unp"] and len(legend.get_texts()) == 10
+    assert min(t.get_fontsize() for t in legend.get_texts()) >= 9
+    assert layout_problems(fig) == []
+    assert fig.get_size_inches()[0] <= COLUMN_WIDTH
+    plt.close(fig)

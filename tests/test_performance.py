@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook import cli, performance
+from credalbook import cli
+from credalbook.book import performance
 
 
 def test_best_time_warms_up_once_and_keeps_the_fastest_run():

@@ -7,7 +7,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from credalbook.classifiers.naive_bayes import NaiveBayes
 from credalbook.classifiers.ncc import NaiveCredalClassifier
-from credalbook.experiments.protocols import (
+from credalbook.book.experiments.protocols import (
     clone_factory,
     cross_validate,
     downsample_split,
@@ -93,7 +93,7 @@ def test_cross_validate_tidy_and_pipeline_models():
 
 
 def test_standard_scores_hand_computed():
-    from credalbook.experiments.protocols import ModelOutput
+    from credalbook.book.experiments.protocols import ModelOutput
 
     sets = np.array([[True, True], [True, False]])
     frame = standard_scores(np.array([0, 1]), {"m": ModelOutput(sets=sets, single=np.array([0, 0]))})

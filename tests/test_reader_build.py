@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import yaml
 
-from credalbook import tables
-from credalbook._sphinx import page_prefixes, plain_value, readable_signature
-from credalbook.book import repo_root
+from credalbook.book import tables
+from credalbook.book.sphinx import page_prefixes, plain_value, readable_signature
+from credalbook.book.build import repo_root
 
 
 def test_plain_values_are_shown_and_machine_values_hidden():

@@ -8,7 +8,7 @@ import tomllib
 import matplotlib
 import pytest
 
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 
 ROOT = repo_root()
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from credalbook import reference
+from credalbook.book import reference
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import shlex
 import pytest
 
 from credalbook import cli
-from credalbook.book import chapter_source, repo_root, toc_entries
+from credalbook.book.build import chapter_source, repo_root, toc_entries
 
 ROOT = repo_root()
 PAGE = ROOT / "chapters" / "rerun.md"

@@ -1,7 +1,7 @@
 """Uncertain risk aversion (Part VII): the quadratic utilities of Zaffalon, Corani & Mauá (2012, Section 9)
 with v = u(1/2) Beta-distributed as Ferri et al. (2019, Sect. 5) treat operating conditions.
 
-Propositions R1-R5 (:mod:`credalbook.theory.risk_aversion`) and the numerical module
+Propositions R1-R5 (:mod:`credalbook.book.theory.risk_aversion`) and the numerical module
 :mod:`credalbook.risk_aversion`, checked against sympy's exact values, a Monte Carlo oracle,
 :mod:`credalbook.metrics`, :func:`credalbook.stats.mean_ranks` and a worked example.
 """
@@ -22,8 +22,8 @@ from credalbook.risk_aversion import (CROSSING_TOL, RankPath, RiskAversion, coef
                                       probability_better, rank_path, utility_coefficients)
 from credalbook.sets import sets_from_lists
 from credalbook.stats import mean_ranks
-from credalbook.theory import risk_aversion as theory
-from credalbook.theory.utility import X
+from credalbook.book.theory import risk_aversion as theory
+from credalbook.book.theory.utility import X
 
 U65 = RiskAversion.from_mean(0.65, 20)
 U80 = RiskAversion.from_mean(0.8, 20)
@@ -593,7 +593,7 @@ def test_p_discounted_cost_with_r_half_is_one_minus_u75():
     """Proposition R6 against the costs module: Yang et al.'s cost (0/1, r = 1/2) = 1 − u_{3/4}(x) on any sets."""
     from credalbook.costs import set_costs
     from credalbook.metrics import utility_discounted_accuracy_scores
-    from credalbook.theory.risk_aversion import check_p_discounted_is_a_utility
+    from credalbook.book.theory.risk_aversion import check_p_discounted_is_a_utility
 
     result = check_p_discounted_is_a_utility()
     assert result["r_half_is_u75"] and result["matches_power_mean"]
@@ -702,3 +702,24 @@ def test_difference_from_utility_is_a_line_in_v_only_for_an_affine_utility():
     assert sp.degree(theory.difference_from_utility(), theory.V) == 1
     curved = theory.utility_in_v() + theory.V ** 2 * theory.X * (1 - theory.X)
     assert sp.degree(theory.difference_from_utility(curved, n_instances=2), theory.V) == 2
+
+
+class TestRiskAversionOutsideItsRange:
+    """v = u(1/2) of a utility of discounted accuracy lies in [1/2, 1] (issue 27: mean_utility(v=1.5) returned 1.1)."""
+
+    @pytest.mark.parametrize("v", [1.5, -0.1, 0.3, [0.6, 1.2]])
+    def test_v_outside_is_refused(self, v):
+        with pytest.raises(ValueError, match=r"v must lie in \[0.5, 1\]"):
+            mean_utility(0.1, 0.2, v)
+        with pytest.raises(ValueError, match=r"v must lie in \[0.5, 1\]"):
+            mean_ranks_at(np.ones((2, 3)), np.ones((2, 3)), np.atleast_1d(v))
+
+    def test_the_ends_are_accepted(self):
+        assert mean_utility(0.1, 0.2, [0.5, 1.0]) == pytest.approx([0.5, 0.9])
+
+    def test_a_rank_path_checks_its_shapes(self):
+        with pytest.raises(ValueError, match="one more value than ranks"):
+            RankPath(np.array([0.5, 1.0]), np.ones((2, 3)))
+        with pytest.raises(ValueError, match="edges must increase"):
+            RankPath(np.array([0.5, 0.9, 0.7, 1.0]), np.ones((3, 2)))
+        assert RankPath(np.array([0.5, 1.0]), np.ones((1, 2))).support == (0.5, 1.0)

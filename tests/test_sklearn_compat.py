@@ -23,7 +23,7 @@ from credalbook.classifiers import (ConformalSetClassifier, CostSensitiveNCC, Cr
                                     CredalModelAveraging, LazyNaiveCredalClassifier, NaiveBayes, NaiveCredalClassifier,
                                     NestedDichotomy, NestedDichotomyForest, NonDeterministicClassifier,
                                     RejectionClassifier, TemperatureScaledForest)
-from credalbook.experiments.protocols import clone_factory, cross_validate, stratified_folds
+from credalbook.book.experiments.protocols import clone_factory, cross_validate, stratified_folds
 from credalbook.metrics import utility_discounted_accuracy
 from credalbook.scoring import make_set_scorer
 from credalbook.pipeline import SetPipeline, make_set_pipeline, predict_set
@@ -42,15 +42,12 @@ CONFORMAL = [ConformalSetClassifier(GaussianNB(), confidence_level=0.8, calibrat
 PRECISE = [TemperatureScaledForest(n_estimators=10, random_state=0)]
 TRANSFORMERS = [MDLDiscretizer(), MDLDiscretizer(convention="jncc2"), CFSSelector()]
 
-NEGATIVE_CODES = ("codes are 0..m-1 and -1 marks a missing value: other negative codes are refused, and the "
-                  "positive_only tag would also forbid the -1")
 MISSING_MARKER = ("features are codes 0..m-1 (positive_only): -1 is the documented missing-value marker of "
                   "integer-coded features (NaN's equal, as an integer array holds no NaN), so X = [[-1, 1]] is "
                   "a missing value and a code, not a negative value; any other negative value is refused with "
                   "scikit-learn's 'Negative values in data' error")
 EXPECTED_FAILURES = {
-    "discrete": {"check_positive_only_tag_during_fit": NEGATIVE_CODES},
-    # NaiveBayes and NaiveCredalClassifier say positive_only (the others' tags come from the shared base class)
+    # every discrete-input estimator (CredalClassifierMixin, CFSSelector) says positive_only
     "positive_only": {"check_fit_non_negative": MISSING_MARKER},
     "wrapper": {},
     "transformer": {},
@@ -63,9 +60,7 @@ def expected_failed_checks(estimator) -> dict[str, str]:
     if isinstance(estimator, (NonDeterministicClassifier, RejectionClassifier, ConformalSetClassifier,
                               TemperatureScaledForest)):
         return EXPECTED_FAILURES["wrapper"]
-    if type(estimator) in (NaiveBayes, NaiveCredalClassifier):
-        return EXPECTED_FAILURES["positive_only"]
-    return EXPECTED_FAILURES["discrete"]
+    return EXPECTED_FAILURES["positive_only"]   # the discrete-input estimators
 
 
 @parametrize_with_checks(DISCRETE + WRAPPERS + CONFORMAL + PRECISE + TRANSFORMERS,

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 
 from credalbook import stats
 from credalbook.display import CriticalDifferenceDisplay
-from credalbook.plots import equal_performance_scatter
+from credalbook.book.plots import equal_performance_scatter
 
 
 def test_wins_ties_losses():

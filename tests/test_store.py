@@ -1,4 +1,4 @@
-"""credalbook.experiments.store: saving results, provenance, and the ci-vs-stored check."""
+"""credalbook.book.experiments.store: saving results, provenance, and the ci-vs-stored check."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import store
-from credalbook.experiments.store import (assert_matches_stored, describe_run, load_results, provenance,
+from credalbook.book.experiments import store
+from credalbook.book.experiments.store import (assert_matches_stored, describe_run, load_results, provenance,
                                           results_path, save_results)
 
 
@@ -185,7 +185,7 @@ def _cube(x: int) -> dict:
 
 
 def _demo_experiment(tmp_path):
-    from credalbook.experiments import registry
+    from credalbook.book.experiments import registry
 
     return registry.Experiment(name="demo_grid", description="three cubes", task=_cube,
                                grid=lambda: [{"x": x} for x in range(3)], ci=lambda config: config["x"] < 2,
@@ -193,7 +193,7 @@ def _demo_experiment(tmp_path):
 
 
 def test_reproduce_notes_cache_hits_in_the_provenance(results, tmp_path, monkeypatch):
-    from credalbook.experiments import registry
+    from credalbook.book.experiments import registry
 
     monkeypatch.setitem(registry.EXPERIMENTS, "demo_grid", _demo_experiment(tmp_path))
     first = registry.run_experiment("demo_grid", profile="full")
@@ -229,7 +229,7 @@ def _counted_cube(x: int) -> dict:
 def test_pages_of_one_build_share_the_ci_check(results, tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from credalbook.experiments import registry
+    from credalbook.book.experiments import registry
 
     experiment = replace(_demo_experiment(tmp_path), task=_counted_cube)
     experiment.reproduce()
@@ -265,7 +265,7 @@ def test_a_ci_filter_that_keeps_nothing_is_refused(tmp_path):
 
 
 def test_every_stored_result_comes_from_a_committed_tree_and_says_when_it_resumed():
-    from credalbook.book import repo_root
+    from credalbook.book.build import repo_root
 
     records = sorted((repo_root() / "data" / "results").glob("*.provenance.json"))
     assert records
@@ -288,7 +288,7 @@ def test_assert_matches_stored_compares_text_columns_exactly(results):
 
 
 def test_the_ci_check_recomputes_rather_than_reads_the_cache(results, tmp_path):
-    from credalbook.experiments.grid import cache_tally
+    from credalbook.book.experiments.grid import cache_tally
 
     experiment = _demo_experiment(tmp_path)
     experiment.reproduce()          # fills the cache with every configuration
@@ -299,9 +299,9 @@ def test_the_ci_check_recomputes_rather_than_reads_the_cache(results, tmp_path):
 
 def test_profiles_are_declared_once():
     """The CLI's choices, the chapters' parameter check and the build read registry.PROFILES."""
-    from credalbook import book
+    from credalbook.book import build as book
     from credalbook.cli import build_parser
-    from credalbook.experiments.registry import PROFILES
+    from credalbook.book.experiments.registry import PROFILES
 
     parser = build_parser()
     commands = parser._subparsers._group_actions[0].choices
@@ -313,7 +313,7 @@ def test_profiles_are_declared_once():
 
 def test_no_chapter_hand_writes_the_ci_check():
     """Chapters read experiments through Experiment.results/describe, never through the store's internals."""
-    from credalbook.book import repo_root
+    from credalbook.book.build import repo_root
 
     pages = sorted((repo_root() / "chapters").rglob("*.md"))
     offenders = [p.relative_to(repo_root()).as_posix() for p in pages
@@ -370,7 +370,7 @@ def test_changes_from_stored_counts_changed_added_and_removed_rows(results):
 
 
 def test_a_reproduction_records_what_it_changed_from_the_previous_store(results, monkeypatch):
-    from credalbook.experiments.registry import Experiment
+    from credalbook.book.experiments.registry import Experiment
 
     experiment = Experiment(name="demo", description="", task=lambda **c: None, grid=lambda: [], ci=lambda c: True,
                             keys=("dataset", "fold"), values=("accuracy",))

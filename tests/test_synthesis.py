@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import benchmark as bm
-from credalbook.experiments import synthesis as sy
+from credalbook.book.experiments import benchmark as bm
+from credalbook.book.experiments import synthesis as sy
 from credalbook.lenses import FOLD_COLUMNS, fold_lenses
 from credalbook.sets import check_set_matrix
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from credalbook import ledger, tables
-from credalbook.tables import format_number
+from credalbook.book import ledger, tables
+from credalbook.book.tables import format_number
 
 
 @pytest.mark.parametrize("value, decimals, signed, expected", [

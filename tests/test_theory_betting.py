@@ -5,9 +5,9 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from credalbook.reference import compare
-from credalbook.theory import betting
-from credalbook.theory.betting import (K_SYMBOL, betting_game_payoff, check_theorem1_symbolic, extended_reward_matrix,
+from credalbook.book.reference import compare
+from credalbook.book.theory import betting
+from credalbook.book.theory.betting import (K_SYMBOL, betting_game_payoff, check_theorem1_symbolic, extended_reward_matrix,
                                        solve_matrix_game, theorem1_derivation, theorem1_table, theorem1_value_exact,
                                        vacuous_random_moments)
 

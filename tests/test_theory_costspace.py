@@ -1,7 +1,7 @@
 """The sympy derivations of Ferri, Hernández-Orallo & Flach (2019), Sect. 5."""
 import sympy as sp
 
-from credalbook.theory import costspace as t
+from credalbook.book.theory import costspace as t
 
 
 def test_beta_parametrisation():

@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from credalbook.theory.mbets import (L, M, N, binomial_term, binomial_term_as_printed, d_second_order,
+from credalbook.book.theory.mbets import (L, M, N, binomial_term, binomial_term_as_printed, d_second_order,
                                      exact_argmax_d, exact_expected_utility_symbolic, expected_utility_random,
                                      expected_utility_random_approx, inversion_points, is_maximum, mbets_table,
                                      relative_error_grid, second_order_expected_utility, summarise_relative_errors)
-from credalbook.theory.utility import A_RISK, X, exponential_utility, log_utility
+from credalbook.book.theory.utility import A_RISK, X, exponential_utility, log_utility
 
 
 def brute_force(u, m, n):

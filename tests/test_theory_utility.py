@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from credalbook.metrics import certainty_equivalent, quadratic_utility, utility_discounted_accuracy
-from credalbook.reference import compare
-from credalbook.theory.utility import (EPS, MU, N, U_HALF, VAR, X, OutcomeModel, certainty_equivalent_quadratic,
+from credalbook.book.reference import compare
+from credalbook.book.theory.utility import (EPS, MU, N, U_HALF, VAR, X, OutcomeModel, certainty_equivalent_quadratic,
                                        check_eq3, check_printed_utilities, check_proposition1, check_proposition3,
                                        delta_var, discrete_gamble, eq2_error, eq3_rhs, example1_solved, exponential_through, example1_differences, example1_models,
                                        exponential_utility, f_beta_eq9, f_beta_utility, fbeta_sign, fbeta_vs_quadratic,

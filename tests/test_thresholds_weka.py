@@ -1,4 +1,4 @@
-"""The Weka arm of Ferri et al. (2019), Sect. 6 (credalbook.experiments.thresholds_weka): every model type
+"""The Weka arm of Ferri et al. (2019), Sect. 6 (credalbook.book.experiments.thresholds_weka): every model type
 scores in [0, 1], the baselines are the scikit-learn arm's, and J48's scores are Weka's J48 run directly.
 Without the Weka extra the tests that need Java skip, saying why."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.experiments import thresholds as th
-from credalbook.experiments import thresholds_weka as tw
+from credalbook.book.experiments import thresholds as th
+from credalbook.book.experiments import thresholds_weka as tw
 
 
 def _split(dataset, seed=1):

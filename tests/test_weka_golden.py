@@ -23,9 +23,9 @@ import pytest
 import yaml
 
 from credalbook import preprocessing
-from credalbook.book import repo_root
+from credalbook.book.build import repo_root
 from credalbook.discrete import check_discrete_X, encode_labels
-from credalbook.experiments.benchmark import N_FOLDS, available_datasets, fold_indices, load_dataset
+from credalbook.book.experiments.benchmark import N_FOLDS, available_datasets, fold_indices, load_dataset
 from credalbook.preprocessing import CFSSelector, MDLDiscretizer
 
 GOLDEN = repo_root() / "tests" / "golden" / "weka"

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from credalbook.book import repo_root
-from credalbook.experiments.benchmark import fold_indices, load_dataset
+from credalbook.book.build import repo_root
+from credalbook.book.experiments.benchmark import fold_indices, load_dataset
 
 GOLDEN = repo_root() / "tests" / "golden" / "weka"
 #: (dataset, fold): numeric only, numeric and nominal with missing values, many missing, the 'class' attribute

@@ -15,9 +15,12 @@ A value unseen in fit is treated as missing (the class attribute ``_unseen``; se
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import get_tags
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from credalbook.discrete import check_discrete_X, encode_labels, validated_input
@@ -30,6 +33,25 @@ class CredalClassifierMixin(ClassifierMixin, BaseEstimator):
     After ``_fit_discrete`` the estimator has ``classes_`` (K labels), ``n_classes_``,
     ``n_features_in_`` and ``n_values_`` (values per feature). Subclasses implement
     ``_predict_set_codes`` and ``_scores_codes`` on the coded test matrix.
+
+    Examples
+    --------
+    Every credal classifier of the package is one; ``predict_with_set`` gives the sets and the
+    single predictions (as indices into ``classes_``) in one pass:
+
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> from credalbook.classifiers import NaiveCredalClassifier
+    >>> model = NaiveCredalClassifier().fit(X, y)
+    >>> isinstance(model, CredalClassifierMixin)
+    True
+    >>> sets, index = model.predict_with_set(x)
+    >>> sets.tolist()
+    [[True, False], [False, True], [True, True]]
+    >>> model.classes_[index].tolist()
+    ['a', 'b', 'a']
     """
 
     #: what to do with a feature value unseen in fit: "missing" (drop that feature) or "error"
@@ -39,6 +61,9 @@ class CredalClassifierMixin(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.categorical = True  # pandas Categorical columns, coded by their categories
         tags.input_tags.allow_nan = True    # NaN (or -1) marks a missing value
+        # features are codes 0..m-1: a negative value other than the missing-value marker -1 (as NaN) is refused
+        # ("Negative values in data ..."), which is what positive_only says
+        tags.input_tags.positive_only = True
         return tags
 
     def _fit_discrete(self, X, y):
@@ -103,12 +128,52 @@ class ProbabilisticSetClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` fits a clone of ``estimator`` (inputs are validated by it, so they need not be
     discrete); ``predict_proba`` delegates; ``predict`` is the most probable class;
     ``predict_set`` applies the subclass's rule ``_sets_from_proba(proba) -> (n, K) bool``.
+
+    Examples
+    --------
+    A new set rule on any probabilistic classifier: the two most probable classes.
+
+    >>> import numpy as np
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> class TopTwo(ProbabilisticSetClassifier):
+    ...     def _sets_from_proba(self, proba):
+    ...         return proba >= np.sort(proba, axis=1)[:, [-2]]
+    >>> model = TopTwo(LogisticRegression(max_iter=1000)).fit(X, y)
+    >>> model.predict_set(X[[0, 70]]).tolist()
+    [[True, True, False], [False, True, True]]
+    >>> model.predict(X[[0, 70]]).tolist()
+    [0, 2]
     """
 
     def __init__(self, estimator):
         self.estimator = estimator
 
+    def __sklearn_tags__(self):
+        # the wrapped estimator validates X: what it accepts (sparse, NaN, categorical, ...) is what this accepts
+        tags = super().__sklearn_tags__()
+        try:
+            tags.input_tags = copy.deepcopy(get_tags(self.estimator).input_tags)
+        except (AttributeError, TypeError):   # not an estimator: fit refuses it
+            pass
+        return tags
+
     def fit(self, X, y):
+        """Fit a clone of ``estimator`` on (``X``, ``y``) after checking the parameters and the targets.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) features, as ``estimator`` takes them (it validates them).
+        y
+            (n_samples,) class labels; a pandas Categorical declares classes that ``y`` lacks.
+
+        Returns
+        -------
+        ProbabilisticSetClassifier
+            The fitted classifier.
+        """
         from sklearn.base import clone
 
         if not hasattr(self.estimator, "predict_proba"):
@@ -145,6 +210,7 @@ class ProbabilisticSetClassifier(ClassifierMixin, BaseEstimator):
         return np.argmax(self.predict_proba(X), axis=1)
 
     def predict(self, X) -> np.ndarray:
+        """The most probable class of each instance (``estimator``'s ``predict_proba``; ties: the first class)."""
         index = self.predict_index(X)
         return self.classes_[index]
 

@@ -74,6 +74,18 @@ class CredalModelAveraging(CredalClassifierMixin):
     see the module docstring). ``predict_proba(X)``: the Bayesian model average at
     ``t = (t_low + t_high)/2`` for every feature, used by ``predict`` to pick one class inside
     the set. Corani & Zaffalon (2008); Zaffalon, Corani & Mauá (2012), Section 9.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> model = CredalModelAveraging().fit(X, y)
+    >>> model.predict_set(x).tolist()
+    [[True, False], [False, True], [True, True]]
+    >>> model.predict_proba(x).round(2).tolist()
+    [[0.95, 0.05], [0.05, 0.95], [0.5, 0.5]]
     """
 
     def __init__(self, s: float = 1.0, t_low: float = 0.1, t_high: float = 0.9):

@@ -78,6 +78,12 @@ def conformal_split(y, calibration_size: float = 0.25, random_state=0) -> tuple[
     class too rare to be calibrated weighs nothing in the quantile. The rows are drawn with one
     permutation of ``random_state`` (None, an integer or a numpy RandomState), so that an
     integer gives the same split as :class:`ConformalSetClassifier` fitted with it.
+
+    Examples
+    --------
+    >>> proper, calibration = conformal_split(["a"] * 4 + ["b"] * 4, calibration_size=0.25)
+    >>> proper.tolist(), calibration.tolist()
+    ([0, 1, 3, 4, 5, 7], [2, 6])
     """
     _, codes = encode_labels(y, "y")
     size = _check_calibration_size(calibration_size)
@@ -188,6 +194,18 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
     ``predict`` is the estimator's most probable class, which every non-empty LAC or APS set
     contains (both keep the classes above a probability cut); ``predict_proba`` the
     estimator's probabilities.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = ConformalSetClassifier(LogisticRegression(max_iter=1000), confidence_level=0.9).fit(X, y)
+    >>> model.predict_set(X[[0, 70, 120]]).astype(int).tolist()
+    [[1, 0, 0], [0, 0, 1], [0, 0, 1]]
+    >>> sets, was_empty = model.predict_set_with_empty(X)
+    >>> sets.shape, bool(sets.any(axis=1).all())
+    ((150, 3), True)
     """
 
     def __init__(self, estimator, conformity_score: str = "lac", confidence_level: float = 0.9,
@@ -209,6 +227,19 @@ class ConformalSetClassifier(ProbabilisticSetClassifier):
         if not isinstance(self.empty, str) or self.empty not in _EMPTY_RULES:
             raise ValueError(f"empty must be one of {', '.join(map(repr, _EMPTY_RULES))}, got {self.empty!r}")
         return _check_random_state(self.random_state)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()   # the estimator's input tags, but MAPIE refuses sparse input
+        tags.input_tags.sparse = False
+        return tags
+
+    def _check_X(self, X, reset: bool) -> None:
+        from scipy import sparse
+
+        if sparse.issparse(X):
+            raise TypeError("Sparse data was passed for X, but dense data is required: MAPIE's conformalisation does "
+                            "not take sparse input (use X.toarray())")
+        super()._check_X(X, reset)
 
     def fit(self, X, y):
         """Fit ``estimator`` on the proper-training part and conformalise it on the rest (see the class)."""

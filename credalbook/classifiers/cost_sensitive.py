@@ -11,7 +11,7 @@ import numpy as np
 
 from credalbook._validation import check_array, check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
-from credalbook.classifiers.naive import distinct_rows
+from credalbook.classifiers.naive import _checked_codes, distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.costs import check_cost_matrix
 from credalbook.discrete import MISSING
@@ -33,6 +33,7 @@ def idm_posterior_bounds(counts: NaiveCounts, codes, s: float) -> tuple[np.ndarr
     check_scalar(s, "s", low=0, low_inclusive=False)
     if not isinstance(counts, NaiveCounts):
         raise ValueError(f"counts must be NaiveCounts (credalbook.classifiers.naive_bayes.naive_counts), got {type(counts).__name__}")
+    codes = _checked_codes(counts, codes, "codes")
     lower, upper = stacked_idm_posterior_bounds(counts.class_counts[None], counts.table[None], counts.observed[None],
                                                 counts.used, codes, s)
     return np.ascontiguousarray(lower[:, 0]), np.ascontiguousarray(upper[:, 0])
@@ -60,6 +61,9 @@ def stacked_idm_posterior_bounds(class_counts, table, observed, used, codes, s: 
     if used.shape != (d,):
         raise ValueError(f"used must have shape (d,) = ({d},), got {used.shape}")
     check_scalar(s, "s", low=0, low_inclusive=False)
+    if codes.size and (codes.min() < MISSING or codes.max() >= table.shape[3]):
+        raise ValueError(f"codes must be -1 (missing) or values 0..{table.shape[3] - 1} of table, got codes from "
+                         f"{codes.min()} to {codes.max()}")
     usable = (codes != MISSING) & used[None, :]
     safe = np.where(usable, codes, 0).astype(np.intp)
     occ = table.transpose(1, 3, 0, 2)[np.arange(d)[None, :], safe]          # (n, d, S, K)
@@ -88,6 +92,24 @@ class CostSensitiveNCC(CredalClassifierMixin):
 
     ``s`` is the IDM hyper-parameter; ``cost`` the (K, K) determinate costs (None: 0/1 costs).
     Features must be discrete (codes or Categoricals; see :mod:`credalbook.discrete`).
+
+    Examples
+    --------
+    ``predict_intervals`` gives the posterior bounds; with costs that make missing class
+    ``"b"`` ten times as costly, the ambiguous instance is predicted ``"b"``:
+
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> model = CostSensitiveNCC().fit(X, y)
+    >>> lower, upper = model.predict_intervals(x)
+    >>> lower.round(2).tolist(), upper.round(2).tolist()
+    ([[0.89, 0.02], [0.02, 0.89], [0.27, 0.27]], [[0.98, 0.11], [0.11, 0.98], [0.73, 0.73]])
+    >>> model.predict_set(x).tolist()
+    [[True, False], [False, True], [True, True]]
+    >>> CostSensitiveNCC(cost=[[0, 10], [1, 0]]).fit(X, y).predict(x).tolist()
+    ['a', 'b', 'b']
     """
 
     def __init__(self, s: float = 1.0, cost=None):
@@ -95,8 +117,24 @@ class CostSensitiveNCC(CredalClassifierMixin):
         self.cost = cost
 
     def fit(self, X, y):
+        """Count the training data and check ``cost`` against the classes of ``y``.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) discrete features: integer codes 0..m-1 (NaN or -1: missing) or a
+            DataFrame of pandas Categoricals (:mod:`credalbook.discrete`).
+        y
+            (n_samples,) class labels; a pandas Categorical declares classes that ``y`` lacks.
+
+        Returns
+        -------
+        CostSensitiveNCC
+            The fitted classifier.
+        """
         check_scalar(self.s, "s", low=0, low_inclusive=False)
         codes, labels = self._fit_discrete(X, y)
+        self._cost()   # refuses a cost matrix for another number of classes now, not at prediction
         self.counts_ = naive_counts(codes, labels, self.n_classes_, self.n_values_)
         return self
 

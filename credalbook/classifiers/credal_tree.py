@@ -127,6 +127,18 @@ class CredalDecisionTree(CredalClassifierMixin):
     inside the set. Parameters: ``s`` (IDM, 1 in the paper), ``max_depth`` (None: until no
     gain), ``tie_dominates`` (leaf convention, see the module docstring). Abellán & Moral
     (2003), Zaffalon, Corani & Mauá (2012) Section 9.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> model = CredalDecisionTree().fit(X, y)
+    >>> model.predict_set(x).tolist()
+    [[True, False], [False, True], [True, True]]
+    >>> model.predict(x).tolist()
+    ['a', 'b', 'a']
     """
 
     def __init__(self, s: float = 1.0, max_depth: int | None = None, tie_dominates: bool = False):

@@ -57,6 +57,16 @@ class TemperatureScaledForest(ClassifierMixin, BaseEstimator):
 
     Fitted attributes: ``classes_``, ``forest_`` (the fitted
     :class:`sklearn.ensemble.RandomForestClassifier`), ``temperature_``, ``n_features_in_``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = TemperatureScaledForest(n_estimators=50, random_state=0).fit(X, y)
+    >>> round(model.temperature_, 2)
+    0.77
+    >>> model.predict_proba(X[[0, 70]]).round(2).tolist()
+    [[0.99, 0.01, 0.01], [0.01, 0.69, 0.3]]
     """
 
     def __init__(self, n_estimators: int = 100, min_samples_leaf: int = 1, random_state=None):
@@ -65,6 +75,20 @@ class TemperatureScaledForest(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
+        """Fit the forest, then the temperature that minimises the log loss of its out-of-bag probabilities.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) numeric features.
+        y
+            (n_samples,) class labels, at least two classes.
+
+        Returns
+        -------
+        TemperatureScaledForest
+            The fitted classifier.
+        """
         from sklearn.ensemble import RandomForestClassifier
         from sklearn.utils.multiclass import check_classification_targets
         from sklearn.utils.validation import validate_data
@@ -73,6 +97,8 @@ class TemperatureScaledForest(ClassifierMixin, BaseEstimator):
         check_scalar(self.min_samples_leaf, "min_samples_leaf", low=1, integer=True)
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
+        if np.unique(y).size < 2:
+            raise ValueError(f"y has 1 class in {len(y)} instances: at least two classes are needed")
         self.forest_ = RandomForestClassifier(n_estimators=self.n_estimators, min_samples_leaf=self.min_samples_leaf,
                                               oob_score=True, random_state=self.random_state)
         with warnings.catch_warnings():  # "some inputs do not have OOB scores": those rows are left out below
@@ -82,7 +108,10 @@ class TemperatureScaledForest(ClassifierMixin, BaseEstimator):
         shares = self.forest_.oob_decision_function_
         scored = np.isfinite(shares).all(axis=1) & np.isclose(shares.sum(axis=1), 1.0)
         labels = np.searchsorted(self.classes_, y[scored])
-        self.temperature_ = fit_temperature(shares[scored], labels, self.n_estimators) if scored.any() else 1.0
+        if not scored.any():
+            raise ValueError(f"X has too few instances ({len(y)}) for the out-of-bag calibration: no instance has an "
+                             f"out-of-bag vote; fit on more instances (or more trees, n_estimators)")
+        self.temperature_ = fit_temperature(shares[scored], labels, self.n_estimators)
         return self
 
     def predict_proba(self, X):

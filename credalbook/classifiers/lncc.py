@@ -116,6 +116,18 @@ class LazyNaiveCredalClassifier(CredalClassifierMixin):
     ``predict_set(X)`` (n, K) bool; ``predict`` picks, inside the set, the class of largest
     naive Bayes (Laplace) posterior on the final neighbourhood. ``neighbourhood(X)`` tells which
     ball was used and how many instances of each class it held. Corani & Zaffalon (2009); Zaffalon, Corani & Mauá (2012) §9.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> model = LazyNaiveCredalClassifier(k_start=5, k_step=5).fit(X, y)
+    >>> model.predict_set(x).tolist()
+    [[True, False], [False, True], [True, True]]
+    >>> model.predict(x).tolist()
+    ['a', 'b', 'a']
     """
 
     def __init__(self, s: float = 1.0, k_start: int = 25, k_step: int = 20, max_steps: int = 50):

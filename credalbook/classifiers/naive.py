@@ -23,7 +23,7 @@ pair, as soon as a value of ln h is ≤ 0 (no dominance) or the tangent lower bo
 function is > 0 (dominance).
 
 NumPy only (no scikit-learn), so that the array protocols
-(:mod:`credalbook.experiments.jncc2`) start quickly; the estimators wrap it.
+(:mod:`credalbook.book.experiments.jncc2`) start quickly; the estimators wrap it.
 """
 from __future__ import annotations
 
@@ -65,6 +65,27 @@ class NaiveCounts:
         return gathered, mask
 
 
+def _checked_codes(counts: NaiveCounts, Xc, name: str = "Xc") -> np.ndarray:
+    """``Xc`` as an (n, d) integer matrix of codes ``-1..n_values[i]-1`` of the features of ``counts``."""
+    if not isinstance(counts, NaiveCounts):
+        raise TypeError(f"counts must be NaiveCounts (credalbook.classifiers.naive.naive_counts), "
+                        f"got {type(counts).__name__}")
+    codes = np.asarray(Xc)
+    if codes.ndim != 2 or codes.shape[1] != counts.n_values.size:
+        raise ValueError(f"{name} must be an (n, d) matrix of codes with d = {counts.n_values.size} features (those "
+                         f"of counts), got shape {codes.shape}")
+    if codes.dtype.kind not in "iu":
+        if codes.dtype.kind != "f" or not np.all(codes == np.round(codes)):
+            raise ValueError(f"{name} must hold integer codes (-1 = missing), got dtype {codes.dtype}")
+        codes = codes.astype(np.int64)
+    outside = (codes < MISSING) | (codes >= counts.n_values[None, :])
+    if outside.any():
+        i, j = np.argwhere(outside)[0]
+        raise ValueError(f"{name} has code {codes[i, j]} for feature {j}, outside -1..{counts.n_values[j] - 1} (the "
+                         f"feature has {counts.n_values[j]} values in counts; -1 = missing)")
+    return codes
+
+
 def naive_counts(Xc: np.ndarray, yc: np.ndarray, n_classes: int, n_values: np.ndarray) -> NaiveCounts:
     """Tabulate the counts of coded training data ``Xc`` (n, d; -1 missing) and classes ``yc``."""
     n, d = Xc.shape
@@ -102,6 +123,7 @@ def naive_bayes_log_joint(counts: NaiveCounts, Xc: np.ndarray, prior_count: floa
     The log-probabilities are computed once per (feature, class, value), then gathered: the same
     numbers as :func:`log_joint_from_counts` on the gathered counts, without a logarithm per instance.
     """
+    Xc = _checked_codes(counts, Xc)
     class_counts = counts.class_counts[None, :]
     K = class_counts.shape[1]
     log_prior = np.log(class_counts + prior_count) - np.log(class_counts.sum(axis=1, keepdims=True) + K * prior_count)
@@ -272,6 +294,7 @@ def dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0, log_ra
     More generally ``D[k, a, b]`` iff inf_t h(t) > exp(``log_ratio``): the lower bound of the
     ratio P(a, x)/P(b, x) over the credal set exceeds that value (0 = dominance).
     """
+    Xc = _checked_codes(counts, Xc)
     K = counts.class_counts.size
     n, d = Xc.shape
     out = np.zeros((n, K, K), dtype=bool)
@@ -313,6 +336,6 @@ def undominated_and_scores(counts: NaiveCounts, Xc: np.ndarray, s: float = 1.0,
     Discrete test sets repeat patterns: each distinct row is decided and scored once, and both
     the credal and the precise classifier read the same counts.
     """
-    rows, inverse = distinct_rows(Xc, counts.n_values)
+    rows, inverse = distinct_rows(_checked_codes(counts, Xc), counts.n_values)
     sets = undominated(dominance_matrix(counts, rows, s))
     return sets[inverse], naive_bayes_log_joint(counts, rows, prior_count)[inverse]

@@ -36,19 +36,49 @@ class NaiveBayes(CredalClassifierMixin):
 
     ``predict_proba`` (n, K); ``predict_set`` is the singleton of the most probable class.
     Zaffalon, Corani & Mauá (2012), §9.1 (the NBC); Weka/JNCC2 Laplace estimator.
+
+    Parameters
+    ----------
+    prior_count
+        float, > 0: the count added to every cell of the count tables (1: Laplace).
+
+    Examples
+    --------
+    Where the features disagree (the third instance) the credal classifiers return both
+    classes; naive Bayes gives probabilities of one half and picks the first class:
+
+    >>> import numpy as np
+    >>> X = np.array([[0, 0]] * 5 + [[1, 1]] * 5 + [[0, 1], [1, 0], [0, 1], [1, 0]])
+    >>> y = ["a"] * 5 + ["b"] * 5 + ["a", "a", "b", "b"]
+    >>> x = [[0, 0], [1, 1], [0, 1]]     # in the third instance the two features disagree
+    >>> model = NaiveBayes().fit(X, y)
+    >>> model.predict_proba(x).round(2).tolist()
+    [[0.92, 0.08], [0.08, 0.92], [0.5, 0.5]]
+    >>> model.predict(x).tolist()
+    ['a', 'b', 'a']
+    >>> model.predict_set(x).sum(axis=1).tolist()     # always a singleton
+    [1, 1, 1]
     """
 
     def __init__(self, prior_count: float = 1.0):
         self.prior_count = prior_count
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # features are codes 0..m-1: a negative value other than the missing-value marker -1 (as NaN) is refused
-        # ("Negative values in data ..."), which is what positive_only says
-        tags.input_tags.positive_only = True
-        return tags
-
     def fit(self, X, y):
+        """Count the training data (class counts and per-feature contingency tables).
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) discrete features: integer codes 0..m-1 (NaN or -1: missing) or a
+            DataFrame of pandas Categoricals (:mod:`credalbook.discrete`).
+        y
+            (n_samples,) class labels; a pandas Categorical declares classes that ``y`` lacks.
+
+        Returns
+        -------
+        NaiveBayes
+            The fitted classifier.
+        """
         check_scalar(self.prior_count, "prior_count", low=0.0, low_inclusive=False)
         Xc, yc = self._fit_discrete(X, y)
         self.counts_ = naive_counts(Xc, yc, self.n_classes_, self.n_values_)

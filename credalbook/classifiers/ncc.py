@@ -55,6 +55,7 @@ from credalbook.classifiers.base import CredalClassifierMixin, choose_in_set
 from credalbook.classifiers.naive import (
     _CHUNK_ELEMENTS,
     NaiveCounts,
+    _checked_codes,
     distinct_rows,
     dominance_from_counts,
     dominance_matrix,
@@ -96,6 +97,7 @@ def non_mar_dominance_matrix(counts: NaiveCounts, Xc: np.ndarray, non_mar, s: fl
     with no non-MAR feature left this is :func:`~credalbook.classifiers.naive.dominance_matrix`
     itself. ``log_ratio`` as there.
     """
+    Xc = _checked_codes(counts, Xc)
     training, testing = _phase_masks(non_mar, counts.used)
     if not (training.any() or testing.any()):
         return dominance_matrix(counts, Xc, s, log_ratio)
@@ -322,13 +324,6 @@ class NaiveCredalClassifier(CredalClassifierMixin):
     def __init__(self, s: float = 1.0, non_mar_features=None):
         self.s = s
         self.non_mar_features = non_mar_features
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # features are codes 0..m-1: a negative value other than the missing-value marker -1 (as NaN) is refused
-        # ("Negative values in data ..."), which is what positive_only says
-        tags.input_tags.positive_only = True
-        return tags
 
     def fit(self, X, y):
         """Count the training data (n(c), n(a_i, c) and the per-feature counts of observed values).

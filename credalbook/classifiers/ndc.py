@@ -18,7 +18,22 @@ __all__ = ["NonDeterministicClassifier"]
 
 
 class NonDeterministicClassifier(ProbabilisticSetClassifier):
-    """NDC with parameter ``beta`` (default 1, as in Zaffalon, Corani & Mauá 2012 §9.3) on top of ``estimator``."""
+    """NDC with parameter ``beta`` (default 1, as in Zaffalon, Corani & Mauá 2012 §9.3) on top of ``estimator``.
+
+    ``predict_set`` is the set of classes maximising the expected F-beta measure under
+    ``estimator``'s probabilities (:func:`credalbook.decisions.f_beta_sets`).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = NonDeterministicClassifier(LogisticRegression(max_iter=1000)).fit(X, y)
+    >>> model.predict_set(X[[0, 70, 120]]).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 1], [0, 0, 1]]
+    >>> model.predict(X[[0, 70, 120]]).tolist()
+    [0, 2, 2]
+    """
 
     def __init__(self, estimator, beta: float = 1.0):
         super().__init__(estimator)

@@ -193,11 +193,43 @@ def _worst_comparison(lower) -> np.ndarray:
     return np.where(np.eye(k, dtype=bool), np.inf, lower).min(axis=-1)
 
 
+def _checked_cost(cost, n_classes: int) -> np.ndarray:
+    """The (K, K) cost matrix ``cost`` checked (None: 0/1 costs)."""
+    cost = 1.0 - np.eye(n_classes) if cost is None else check_cost_matrix(cost)
+    if cost.shape[0] != n_classes:
+        raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {n_classes}")
+    return cost
+
+
+def _check_random_state(random_state) -> None:
+    """Refuse what :func:`numpy.random.default_rng` does not take, naming ``random_state``."""
+    message = f"random_state must be None, a non-negative integer or a numpy Generator, got {random_state!r}"
+    if isinstance(random_state, (bool, np.bool_)):
+        raise ValueError(message)
+    try:
+        np.random.default_rng(random_state)
+    except (TypeError, ValueError):
+        raise ValueError(message) from None
+
+
 class NestedDichotomy(CredalClassifierMixin):
     """One imprecise nested dichotomy with binary IDM naive credal classifiers at its inner nodes.
 
     ``tree``: nested tuples over class indices 0..K-1 (None: a random tree from ``random_state``);
     ``s``: IDM hyper-parameter of every node; ``cost``: (K, K) determinate costs (None: 0/1).
+
+    Examples
+    --------
+    Three classes, split first into {0} against {1, 2}:
+
+    >>> import numpy as np
+    >>> X = np.array([[0]] * 6 + [[1]] * 6 + [[2]] * 6)
+    >>> y = [0] * 6 + [1] * 4 + [2] * 2 + [1] * 2 + [2] * 4
+    >>> model = NestedDichotomy(tree=(0, (1, 2))).fit(X, y)
+    >>> model.nodes_
+    [(0, (1, 2)), (1, 2)]
+    >>> model.predict_set([[0], [1], [2]]).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 1], [0, 1, 1]]
     """
 
     def __init__(self, tree=None, s: float = 2.0, cost=None, random_state=None):
@@ -207,8 +239,25 @@ class NestedDichotomy(CredalClassifierMixin):
         self.random_state = random_state
 
     def fit(self, X, y):
+        """Draw the tree (unless ``tree`` is given) and count the training data of each inner node.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) discrete features: integer codes 0..m-1 (NaN or -1: missing) or a
+            DataFrame of pandas Categoricals (:mod:`credalbook.discrete`).
+        y
+            (n_samples,) class labels; a pandas Categorical declares classes that ``y`` lacks.
+
+        Returns
+        -------
+        NestedDichotomy
+            The fitted classifier.
+        """
         check_scalar(self.s, "s", low=0, low_inclusive=False)
+        _check_random_state(self.random_state)
         codes, labels = self._fit_discrete(X, y)
+        self._cost()   # refuses a cost matrix for another number of classes now, not at prediction
         self._fit_counts(naive_counts(codes, labels, self.n_classes_, self.n_values_), {})
         return self
 
@@ -272,10 +321,7 @@ class NestedDichotomy(CredalClassifierMixin):
         return constraints
 
     def _cost(self):
-        cost = 1.0 - np.eye(self.n_classes_) if self.cost is None else check_cost_matrix(self.cost)
-        if cost.shape[0] != self.n_classes_:
-            raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {self.n_classes_}")
-        return cost
+        return _checked_cost(self.cost, self.n_classes_)
 
     def _pairwise_lower(self, n: int, intervals: dict):
         """(n, K, K) lower expectations E̲[c_j - c_i] (Eq. 6) of every pair of classes, from the node intervals."""
@@ -298,6 +344,17 @@ class NestedDichotomyForest(CredalClassifierMixin):
 
     ``ordered=True`` samples only order-preserving trees (for ordinal classes), as the authors'
     ``classifip`` does by default; otherwise all (2K - 3)!! trees.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0]] * 6 + [[1]] * 6 + [[2]] * 6)
+    >>> y = [0] * 6 + [1] * 4 + [2] * 2 + [1] * 2 + [2] * 4
+    >>> forest = NestedDichotomyForest(n_trees=3, random_state=0).fit(X, y)
+    >>> len(forest.estimators_)
+    3
+    >>> forest.predict_set([[0], [1], [2]]).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 1], [0, 1, 1]]
     """
 
     def __init__(self, n_trees: int = 50, s: float = 2.0, cost=None, random_state=None, ordered: bool = False):
@@ -308,9 +365,28 @@ class NestedDichotomyForest(CredalClassifierMixin):
         self.ordered = ordered
 
     def fit(self, X, y):
+        """Draw ``n_trees`` distinct trees and count the training data of their inner nodes.
+
+        Parameters
+        ----------
+        X
+            (n_samples, n_features) discrete features: integer codes 0..m-1 (NaN or -1: missing) or a
+            DataFrame of pandas Categoricals (:mod:`credalbook.discrete`).
+        y
+            (n_samples,) class labels; a pandas Categorical declares classes that ``y`` lacks.
+
+        Returns
+        -------
+        NestedDichotomyForest
+            The fitted classifier.
+        """
         check_scalar(self.n_trees, "n_trees", low=1, integer=True)
         check_scalar(self.s, "s", low=0, low_inclusive=False)
+        _check_random_state(self.random_state)
+        if not isinstance(self.ordered, (bool, np.bool_)):
+            raise ValueError(f"ordered must be True or False, got {self.ordered!r}")
         codes, labels = self._fit_discrete(X, y)
+        _checked_cost(self.cost, self.n_classes_)   # refused now, not at prediction
         counts = naive_counts(codes, labels, self.n_classes_, self.n_values_)
         self.estimators_ = []
         self._counted = {}   # naive counts by split: trees that share a split share its counts

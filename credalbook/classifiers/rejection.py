@@ -13,8 +13,6 @@
 """
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from credalbook._validation import check_scalar
@@ -26,7 +24,17 @@ __all__ = ["RejectionClassifier", "ncc_rejection_sets", "rejection_example"]
 
 
 class RejectionClassifier(ProbabilisticSetClassifier):
-    """``estimator``'s most probable class if its posterior is ≥ ``threshold``, else all classes."""
+    """``estimator``'s most probable class if its posterior is ≥ ``threshold``, else all classes.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = RejectionClassifier(LogisticRegression(max_iter=1000), threshold=0.9).fit(X, y)
+    >>> model.predict_set(X[[0, 70, 120]]).astype(int).tolist()     # the second is rejected
+    [[1, 0, 0], [1, 1, 1], [0, 0, 1]]
+    """
 
     def __init__(self, estimator, threshold: float = 0.8):
         super().__init__(estimator)
@@ -34,14 +42,6 @@ class RejectionClassifier(ProbabilisticSetClassifier):
 
     def _check_parameters(self):
         check_scalar(self.threshold, "threshold", low=0.0, high=1.0)
-
-    def __sklearn_tags__(self):
-        # the wrapped estimator validates X: what it accepts (sparse, NaN, categorical, ...) is what this accepts
-        from sklearn.utils import get_tags
-
-        tags = super().__sklearn_tags__()
-        tags.input_tags = copy.deepcopy(get_tags(self.estimator).input_tags)
-        return tags
 
     def _sets_from_proba(self, proba):
         return threshold_sets(proba, self.threshold)

@@ -1,0 +1,258 @@
+"""JNCC2's ``cv`` protocol run by the book's code, and its pairing with JNCC2 1.11 (Corani & Zaffalon 2008).
+
+``java -jar jncc2-rel1.11.jar DIR/ FILE.arff cv`` runs ten times stratified ten-fold
+cross-validation; in each training fold it discretises the numeric features by MDL and learns
+the naive Bayes classifier (NBC) and the naive credal classifier (NCC2, features missing at
+random), and it reports NBC's accuracy, NCC's determinacy, its accuracy when determinate and
+when indeterminate, its mean set size, and NBC's accuracy where NCC is determinate and where
+it is not (``ResultsTable.csv``).
+
+:func:`cross_validate_naive` runs the same protocol on the book's code: the folds of
+:func:`credalbook.book.experiments.protocols.stratified_folds` (seed, run), MDL cuts from
+``credalbook._mdl.mdl_cuts`` and one count table per fold shared by NBC and NCC
+(``credalbook.classifiers.naive``). It gives the numbers of
+:class:`~credalbook.preprocessing.MDLDiscretizer`, :class:`~credalbook.classifiers.NaiveBayes` and
+:class:`~credalbook.classifiers.NaiveCredalClassifier` (``tests/test_jncc2.py`` checks it) but
+works on arrays and never imports scikit-learn, so that a run's time is the algorithms' and
+not the start-up's.
+
+Command line::
+
+    python -m credalbook.book.experiments.jncc2 run credit-a            # the book's run, a summary line
+    python -m credalbook.book.experiments.jncc2 pair --jar JAR credit-a letter --repeats 3
+
+``pair`` times the two programs as whole processes, alternately (book, JNCC2, book, ...), and
+prints per dataset the median of each and the median of the pairwise ratios book / JNCC2. The
+jar's path is given by ``--jar`` or the ``CREDALBOOK_JNCC2_JAR`` environment variable.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["FOLD_COLUMNS", "cross_validate_naive", "summary", "jncc2_arff", "pair", "main"]
+
+#: The per-fold sums :func:`cross_validate_naive` returns (counts over the fold's test instances).
+FOLD_COLUMNS = ("n_test", "nbc_correct", "ncc_determinate", "ncc_single_correct", "ncc_set_hits",
+                "ncc_indeterminate_size", "nbc_correct_ncc_determinate", "nbc_correct_ncc_indeterminate")
+
+
+def _coded_columns(X) -> tuple[list[np.ndarray | None], list[np.ndarray], np.ndarray]:
+    """Per column of a DataFrame: float values (numeric) or None, the nominal codes, and the nominal numbers of values."""
+    import pandas as pd
+
+    numeric, codes, n_values = [], [], []
+    for name in X.columns:
+        column = X[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            numeric.append(None)
+            codes.append(column.cat.codes.to_numpy().astype(np.int64))
+            n_values.append(len(column.cat.categories))
+        else:
+            numeric.append(column.to_numpy(dtype=float))
+            codes.append(np.empty(0, dtype=np.int64))
+            n_values.append(0)
+    return numeric, codes, np.asarray(n_values, dtype=np.int64)
+
+
+def cross_validate_naive(X, y, *, runs=range(10), n_splits: int = 10, seed: int = 0, s: float = 1.0,
+                         selection: str = "entropy") -> dict[str, np.ndarray]:
+    """NBC and NCC under repeated stratified cross-validation with MDL in each training fold, on arrays.
+
+    ``X`` a DataFrame of float (numeric) and Categorical (nominal) columns, ``y`` a Categorical
+    of the classes (every category is a class, present in a training fold or not). Returns
+    arrays ``run``, ``fold`` and the per-fold sums of :data:`FOLD_COLUMNS`.
+    """
+    import pandas as pd
+
+    from credalbook._mdl import mdl_cuts
+    from credalbook.classifiers.naive import naive_counts, undominated_and_scores
+    from credalbook.discrete import MISSING
+    from credalbook.book.experiments.protocols import stratified_folds
+
+    y = pd.Categorical(y)
+    labels, K = y.codes.astype(np.int64), len(y.categories)
+    numeric, nominal, nominal_values = _coded_columns(X)
+    rows = {key: [] for key in ("run", "fold") + FOLD_COLUMNS}
+    for run in runs:
+        folds = stratified_folds(y, n_splits, seed=seed, repeat=run)
+        for fold in range(n_splits):
+            train = folds != fold
+            train_values = [v[train] for v in numeric if v is not None]
+            observed = [~np.isnan(v) for v in train_values]
+            # as MDLDiscretizer: the classes are those up to the largest code in the training fold
+            cuts = iter(mdl_cuts([v[o] for v, o in zip(train_values, observed)], [labels[train][o] for o in observed],
+                                 int(labels[train].max()) + 1, selection))
+            columns, n_values = [], nominal_values.copy()
+            for j, values in enumerate(numeric):
+                if values is None:
+                    columns.append(nominal[j])
+                    continue
+                column_cuts = next(cuts)
+                columns.append(np.where(np.isnan(values), MISSING, np.searchsorted(column_cuts, values, side="left")))
+                n_values[j] = column_cuts.size + 1
+            Xc = np.column_stack(columns)
+            counts = naive_counts(Xc[train], labels[train], K, n_values)
+            sets, scores = undominated_and_scores(counts, Xc[~train], s)
+            truth = labels[~train]
+            size = sets.sum(axis=1)
+            determinate = size == 1
+            nbc_hit = np.argmax(scores, axis=1) == truth
+            ncc_hit = sets[np.arange(truth.size), truth]
+            for key, value in zip(("run", "fold") + FOLD_COLUMNS, (
+                    run, fold, truth.size, nbc_hit.sum(), determinate.sum(), (ncc_hit & determinate).sum(),
+                    (ncc_hit & ~determinate).sum(), size[~determinate].sum(), (nbc_hit & determinate).sum(),
+                    (nbc_hit & ~determinate).sum())):
+                rows[key].append(int(value))
+    return {key: np.asarray(values, dtype=np.int64) for key, values in rows.items()}
+
+
+def summary(folds: dict[str, np.ndarray]) -> dict[str, float]:
+    """JNCC2's ResultsTable quantities (percent, pooled over the folds) from :func:`cross_validate_naive`'s sums."""
+    total = {key: float(folds[key].sum()) for key in FOLD_COLUMNS}
+    indeterminate = total["n_test"] - total["ncc_determinate"]
+
+    def percent(a: float, b: float) -> float:
+        return 100 * a / b if b else float("nan")
+
+    return {"NbcAcc": percent(total["nbc_correct"], total["n_test"]),
+            "NccDeterm": percent(total["ncc_determinate"], total["n_test"]),
+            "NccSingleAcc": percent(total["ncc_single_correct"], total["ncc_determinate"]),
+            "NccSetAcc": percent(total["ncc_set_hits"], indeterminate),
+            "NccIndetOutSize": total["ncc_indeterminate_size"] / indeterminate if indeterminate else float("nan"),
+            "Nbc(Ncc-P)": percent(total["nbc_correct_ncc_determinate"], total["ncc_determinate"]),
+            "Nbc(Ncc-I)": percent(total["nbc_correct_ncc_indeterminate"], indeterminate)}
+
+
+def _run(dataset: str, selection: str) -> int:
+    from credalbook.data import load
+
+    data = load(dataset, group="zaffalon2012")
+    result = summary(cross_validate_naive(data.X, data.y, selection=selection))
+    print(dataset, " ".join(f"{key} {value:.2f}" for key, value in result.items()))
+    return 0
+
+
+def _arff_file(dataset: str, group: str = "zaffalon2012") -> Path:
+    """The ARFF file of a dataset of the collection (its registry entry's only file in ``group``)."""
+    from credalbook import data
+
+    registry = data.registry()
+    matches = registry[(registry["group"] == group) & (registry["name"] == dataset)]
+    if len(matches) != 1:
+        raise ValueError(f"{dataset!r} is not a dataset of group {group!r}")
+    entry = matches.iloc[0]
+    files = [f for f in str(entry["files"]).split(";") if f]
+    if len(files) != 1 or not files[0].endswith(".arff"):
+        raise ValueError(f"{dataset}: JNCC2 reads one ARFF file, the registry lists {files}")
+    return data.repository_dir() / files[0]
+
+
+def jncc2_arff(source: Path, target: Path) -> None:
+    """Copy an ARFF file for JNCC2, whose reader refuses quoted names with spaces: such names get underscores.
+
+    Only ``@attribute`` and ``@relation`` names change; the data lines are copied as they are.
+    """
+    def unquoted(match: re.Match) -> str:
+        return match.group(1) + re.sub(r"\s+", "_", match.group(3)) + match.group(4)
+
+    pattern = re.compile(r"^(@(?:attribute|relation)\s+)(['\"])(.*?)\2(.*)$", re.IGNORECASE)
+    with open(source, encoding="utf-8", errors="surrogateescape") as lines, \
+            open(target, "w", encoding="utf-8", errors="surrogateescape") as out:
+        for line in lines:
+            out.write(pattern.sub(unquoted, line))
+
+
+def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU (user + system, the process and its children) seconds of one run of ``command``;
+    a run that fails or does not write ``expected`` raises."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    if expected is not None and expected.exists():
+        expected.unlink()
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode or (expected is not None and not expected.is_file()):
+        tail = "\n".join(done.stdout.strip().splitlines()[-4:])
+        raise RuntimeError(f"{' '.join(command[:3])} ... failed (exit {done.returncode}"
+                           f"{', no ' + expected.name if expected is not None and not expected.is_file() else ''}):"
+                           f"\n{tail}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None) -> list[dict]:
+    """Whole-process wall and CPU times of the book's run and of JNCC2's ``cv`` on each dataset, alternately.
+
+    One row per dataset: the shape, the median wall seconds of each program over ``repeats`` runs
+    (after one warm-up run of each), the median of the per-pair ratios book / JNCC2 of wall time
+    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core).
+    """
+    from credalbook.data import load
+
+    rows = []
+    for dataset in datasets:
+        data = load(dataset, group="zaffalon2012")
+        with tempfile.TemporaryDirectory() as folder:
+            work = Path(folder)
+            jncc2_arff(_arff_file(dataset), work / "data.arff")
+            book = [python or sys.executable, "-m", "credalbook.book.experiments.jncc2", "run", dataset]
+            jncc2 = [java, "-jar", str(Path(jar).resolve()), f"{work}{os.sep}", "data.arff", "cv"]
+            times = {"book": [], "jncc2": []}
+            for repeat in range(repeats + 1):
+                for name, command, expected in (("book", book, None),
+                                                ("jncc2", jncc2, work / "ResultsTable.csv")):
+                    measured = _seconds(command, work, expected)
+                    if repeat:
+                        times[name].append(measured)
+        rows.append({"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
+                     "numeric": len(data.numeric_features), "classes": len(data.classes),
+                     "book_seconds": statistics.median(wall for wall, _ in times["book"]),
+                     "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
+                     "ratio": statistics.median(b[0] / j[0] for b, j in zip(times["book"], times["jncc2"])),
+                     "cpu_ratio": statistics.median(b[1] / j[1] for b, j in zip(times["book"], times["jncc2"]))})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m credalbook.book.experiments.jncc2", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="the book's run of the protocol on a dataset of the collection")
+    p.add_argument("dataset")
+    p.add_argument("--selection", default="entropy", choices=["entropy", "gain"])
+    p = sub.add_parser("pair", help="time the book's run and JNCC2's side by side")
+    p.add_argument("datasets", nargs="+")
+    p.add_argument("--jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
+                   help="jncc2-rel1.11.jar (default: $CREDALBOOK_JNCC2_JAR)")
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--csv", help="also write the table to this file")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        return _run(args.dataset, args.selection)
+    if not args.jar:
+        parser.error("give --jar or set CREDALBOOK_JNCC2_JAR")
+    rows = pair(args.datasets, args.jar, repeats=args.repeats)
+    for row in rows:
+        print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
+              f"{row['classes']:2d} classes: book {row['book_seconds']:7.2f} s, JNCC2 {row['jncc2_seconds']:7.2f} s, "
+              f"ratio {row['ratio']:.2f} (CPU {row['cpu_ratio']:.2f})")
+    if args.csv:
+        import pandas as pd
+
+        pd.DataFrame(rows).to_csv(args.csv, index=False)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

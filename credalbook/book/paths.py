@@ -1,0 +1,32 @@
+"""Where the book's checkout is: the ground floor of the book's machinery, importing nothing of it.
+
+:func:`repo_root` lived in :mod:`credalbook.book.build`, which the experiments, the store and the
+ledger imported for it while the build imported them back (an import circle of nine files);
+here it depends on nothing but the standard library.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["repo_root"]
+
+
+def repo_root(root: str | os.PathLike | None = None) -> Path:
+    """The book's top folder (the one with ``_toc.yml``).
+
+    ``root`` when given, else ``$CREDALBOOK_ROOT`` when set (``credalbook --root DIR`` sets it
+    for the kernels it starts), else the checkout the package itself lives in. The current
+    folder is never searched, so a command started inside another book cannot act on it.
+    """
+    chosen = root if root is not None else os.environ.get("CREDALBOOK_ROOT")
+    if chosen is not None:
+        folder = Path(chosen).resolve()
+        if not (folder / "_toc.yml").is_file():
+            raise FileNotFoundError(f"root {folder} is not a book: it has no _toc.yml")
+        return folder
+    folder = Path(__file__).resolve().parents[2]
+    if not (folder / "_toc.yml").is_file():
+        raise FileNotFoundError("credalbook is installed without its book (no _toc.yml beside the package): "
+                                "clone the book's repository, or pass --root DIR / set CREDALBOOK_ROOT")
+    return folder
