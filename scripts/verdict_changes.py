@@ -27,7 +27,10 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "rejudged"
-EVALUATE = ("import sys, credalbook.book.ledger.core as core; "
+# the ledger lives in credalbook.book.ledger since b7ef0fa, in credalbook.ledger before
+EVALUATE = ("import os, sys, importlib; "
+            "core = importlib.import_module('credalbook.book.ledger.core' "
+            "if os.path.isdir('credalbook/book/ledger') else 'credalbook.ledger.core'); "
             "core._evaluate(readings=True).to_csv(sys.argv[1], index=False)")
 
 
