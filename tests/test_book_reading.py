@@ -120,6 +120,30 @@ def test_a_downloaded_notebook_opens_with_what_it_needs():
     assert "Makefile" in os.listdir(ROOT) and "venv:" in (ROOT / "Makefile").read_text(encoding="utf-8")
 
 
+def test_a_downloaded_notebook_runs_top_to_bottom():
+    """The download of a page (its executed notebook, outputs cleared) runs from the page's folder of
+    a clone, as the reader would run it in JupyterLab: one short page of "Using the package"."""
+    import nbclient
+    import nbformat
+
+    page = "chapters/using/sets"
+    sources = [HTML / "_sources" / f"{page}.ipynb", ROOT / "_build" / "executed" / f"{page}.ipynb"]
+    source = next((path for path in sources if path.is_file()), None)
+    if source is None:
+        if os.environ.get("CREDALBOOK_REQUIRE_BOOK"):
+            pytest.fail("the book is not built: run `make book` before the tests")
+        pytest.skip("the book is not built (run `make book`)")
+    notebook = nbformat.read(source, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    assert "git clone" in notebook.cells[0].source  # the reader's note first
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / Path(page).parent)}}).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert outputs and not [o for o in outputs if o.output_type == "error"]
+
+
 # ----------------------------------------------------------------------------------------------
 # In the browser
 # ----------------------------------------------------------------------------------------------
