@@ -705,8 +705,9 @@ del _name, _item
 # The referees' audit: two cells of Appendix A against the identities of the paper's utilities
 # ----------------------------------------------------------------------------------------------
 
-#: u65(x) − x = 0.6 x (1 − x) and u80(x) − x = 1.2 x (1 − x): per instance (so per mean) u65 = (u50 + u80)/2,
-#: and on a binary class an indeterminate prediction scores x = 1/2, so u65 − u50 = 0.15 (100 − determinacy).
+#: The gain of u65 over u50 of an indeterminate prediction on a binary class (x = 1/2), so that there
+#: u65 − u50 = 0.15 (100 − determinacy); as u65(x) − x = 0.6 x (1 − x) and u80(x) − x = 1.2 x (1 − x), per
+#: instance (so per mean) u65 = (u50 + u80)/2.
 U65_GAIN_AT_HALF = 0.15
 #: Half a unit of the second decimal, the printing precision of Tables 12-19.
 HALF_UNIT = 0.005
