@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["PROFILES", "STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root", "toc_entries",
+__all__ = ["STATUS_PAGE", "KEY_PACKAGES", "BuildError", "repo_root", "toc_entries",
            "chapter_source", "is_notebook", "resolve_chapter", "declared_parameters", "check_parameters",
            "ExecutionResult", "failure_summary", "inputs_digest", "executed_copy_is_current", "execute_chapter", "execute_all", "render", "status_page",
            "warm_ledger", "build", "preview"]
@@ -45,6 +45,7 @@ STATUS_PAGE = "chapters/status"
 """The toc entry whose executed copy :func:`build` replaces with :func:`status_page`."""
 KEY_PACKAGES = ("numpy", "pandas", "scipy", "scikit-learn", "sympy", "matplotlib",
                 "jupyter-book", "myst-nb", "sphinx", "papermill", "nbval")
+"""The packages whose versions the status page reports (:func:`status_page`)."""
 
 
 class BuildError(RuntimeError):
