@@ -86,6 +86,14 @@ def check_cost_matrix(cost, name: str = "cost") -> np.ndarray:
     return array
 
 
+def _classifier_cost(cost, n_classes: int) -> np.ndarray:
+    """A classifier's ``cost`` parameter checked for its ``n_classes`` classes (None: 0/1 costs)."""
+    cost = 1.0 - np.eye(n_classes) if cost is None else check_cost_matrix(cost)
+    if cost.shape[0] != n_classes:
+        raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {n_classes}")
+    return cost
+
+
 def subsets(n_classes: int) -> list[tuple[int, ...]]:
     """Every non-empty subset of ``range(n_classes)``: by size, then lexicographic (stable order).
 

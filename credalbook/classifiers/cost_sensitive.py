@@ -13,7 +13,7 @@ from credalbook._validation import check_array, check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
 from credalbook.classifiers.naive import _checked_codes, distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
-from credalbook.costs import check_cost_matrix
+from credalbook.costs import _classifier_cost as classifier_cost
 from credalbook.discrete import MISSING
 from credalbook.decisions import maximality_intervals
 
@@ -139,12 +139,7 @@ class CostSensitiveNCC(CredalClassifierMixin):
         return self
 
     def _cost(self) -> np.ndarray:
-        if self.cost is None:
-            return 1.0 - np.eye(self.n_classes_)
-        cost = check_cost_matrix(self.cost)
-        if cost.shape[0] != self.n_classes_:
-            raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {self.n_classes_}")
-        return cost
+        return classifier_cost(self.cost, self.n_classes_)
 
     def _intervals_codes(self, codes):
         return idm_posterior_bounds(self.counts_, codes, self.s)

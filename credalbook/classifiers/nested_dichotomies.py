@@ -34,7 +34,7 @@ import numpy as np
 
 from credalbook._validation import check_scalar
 from credalbook.classifiers.base import CredalClassifierMixin
-from credalbook.costs import check_cost_matrix, set_cost_table
+from credalbook.costs import _classifier_cost as classifier_cost, set_cost_table
 from credalbook.classifiers.naive import distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
 from credalbook.classifiers.cost_sensitive import stacked_idm_posterior_bounds
@@ -193,14 +193,6 @@ def _worst_comparison(lower) -> np.ndarray:
     return np.where(np.eye(k, dtype=bool), np.inf, lower).min(axis=-1)
 
 
-def _checked_cost(cost, n_classes: int) -> np.ndarray:
-    """The (K, K) cost matrix ``cost`` checked (None: 0/1 costs)."""
-    cost = 1.0 - np.eye(n_classes) if cost is None else check_cost_matrix(cost)
-    if cost.shape[0] != n_classes:
-        raise ValueError(f"cost is for {cost.shape[0]} classes but the classifier has {n_classes}")
-    return cost
-
-
 def _check_random_state(random_state) -> None:
     """Refuse what :func:`numpy.random.default_rng` does not take, naming ``random_state``."""
     message = f"random_state must be None, a non-negative integer or a numpy Generator, got {random_state!r}"
@@ -321,7 +313,7 @@ class NestedDichotomy(CredalClassifierMixin):
         return constraints
 
     def _cost(self):
-        return _checked_cost(self.cost, self.n_classes_)
+        return classifier_cost(self.cost, self.n_classes_)
 
     def _pairwise_lower(self, n: int, intervals: dict):
         """(n, K, K) lower expectations E̲[c_j - c_i] (Eq. 6) of every pair of classes, from the node intervals."""
@@ -386,7 +378,7 @@ class NestedDichotomyForest(CredalClassifierMixin):
         if not isinstance(self.ordered, (bool, np.bool_)):
             raise ValueError(f"ordered must be True or False, got {self.ordered!r}")
         codes, labels = self._fit_discrete(X, y)
-        _checked_cost(self.cost, self.n_classes_)   # refused now, not at prediction
+        classifier_cost(self.cost, self.n_classes_)   # refused now, not at prediction
         counts = naive_counts(codes, labels, self.n_classes_, self.n_values_)
         self.estimators_ = []
         self._counted = {}   # naive counts by split: trees that share a split share its counts
