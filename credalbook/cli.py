@@ -422,14 +422,9 @@ def _quiet_stdout() -> None:
 
 def _book_root(folder: str) -> Path:
     """``--root``: the book's checkout named by the user (its data for the library's commands)."""
-    try:
-        from credalbook.book.paths import repo_root
-    except ImportError:  # the library alone: the folder only has to be a book for the data lookup
-        path = Path(folder).resolve()
-        if not (path / "_toc.yml").is_file():
-            raise FileNotFoundError(f"root {path} is not a book: it has no _toc.yml") from None
-        return path
-    return repo_root(folder)
+    from credalbook._checkout import require_book_checkout
+
+    return require_book_checkout(folder)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from credalbook._atomic import write_bytes
+from credalbook._checkout import book_checkout
 
 __all__ = ["GROUPS", "DatasetNotFoundError", "ChecksumError", "ArffFormatError", "Dataset", "read_arff",
            "read_delimited", "registry", "SOURCES", "repository_dir", "cache_dir", "load", "list_datasets",
@@ -672,9 +673,8 @@ def repository_dir() -> Path | None:
     >>> folder is None or folder.name == "raw"
     True
     """
-    chosen = os.environ.get("CREDALBOOK_ROOT")
-    checkout = Path(chosen).resolve() if chosen else Path(__file__).resolve().parent.parent
-    return checkout / "data" / "raw" if (checkout / "_toc.yml").is_file() else None
+    checkout = book_checkout()
+    return None if checkout is None else checkout / "data" / "raw"
 
 
 def _mirror_dir() -> Path | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from credalbook._checkout import require_book_checkout
+
 __all__ = ["repo_root"]
 
 
@@ -17,16 +19,7 @@ def repo_root(root: str | os.PathLike | None = None) -> Path:
 
     ``root`` when given, else ``$CREDALBOOK_ROOT`` when set (``credalbook --root DIR`` sets it
     for the kernels it starts), else the checkout the package itself lives in. The current
-    folder is never searched, so a command started inside another book cannot act on it.
+    folder is never searched, so a command started inside another book cannot act on it; a
+    folder that is not a book is refused (``credalbook._checkout.require_book_checkout``).
     """
-    chosen = root if root is not None else os.environ.get("CREDALBOOK_ROOT")
-    if chosen is not None:
-        folder = Path(chosen).resolve()
-        if not (folder / "_toc.yml").is_file():
-            raise FileNotFoundError(f"root {folder} is not a book: it has no _toc.yml")
-        return folder
-    folder = Path(__file__).resolve().parents[2]
-    if not (folder / "_toc.yml").is_file():
-        raise FileNotFoundError("credalbook is installed without its book (no _toc.yml beside the package): "
-                                "clone the book's repository, or pass --root DIR / set CREDALBOOK_ROOT")
-    return folder
+    return require_book_checkout(root)
