@@ -145,3 +145,30 @@ def test_datasets_command_reports_repository_copies_and_a_mismatch(tmp_path, mon
 def test_status_says_not_found_without_any_copy(package_alone):
     status = data.dataset_status("yang2017").set_index("name")
     assert status.loc["ERA", "source"] == "not found" and pd.isna(status.loc["ERA", "bytes"])
+
+
+def test_concurrent_fetches_and_loads_share_one_cache(server, tmp_path):
+    """Four processes re-download the same files into one cache while a fifth loads them in a loop: every
+    process succeeds, every load reads a whole file, and no temporary file is left behind."""
+    import subprocess
+    import sys
+
+    folder, url = server
+    _serve(folder, "uci/iris.arff", "uci/spect_train.arff", "uci/spect_test.arff")
+    cache, nowhere = tmp_path / "shared-cache", tmp_path / "not-a-book"
+    nowhere.mkdir()
+    environment = {**__import__("os").environ, "CREDALBOOK_DATA_CACHE": str(cache), "CREDALBOOK_ROOT": str(nowhere)}
+    environment.pop("CREDALBOOK_DATA_MIRROR", None)
+    assert subprocess.run([sys.executable, "-c", f"from credalbook.data import fetch; fetch('iris', base_url={url!r})"],
+                          env=environment, timeout=120).returncode == 0
+    writer = ("from credalbook.data import fetch\n"
+              f"for _ in range(15):\n    fetch('iris', base_url={url!r}, force=True)\n"
+              f"    fetch('spect', base_url={url!r}, force=True)\n")
+    reader = ("from credalbook.data import load\n"
+              "for _ in range(40):\n    d = load('iris')\n    assert d.X.shape == (150, 4) and d.source == 'cache:uci/iris.arff'\n")
+    processes = [subprocess.Popen([sys.executable, "-c", writer], env=environment) for _ in range(4)]
+    processes.append(subprocess.Popen([sys.executable, "-c", reader], env=environment))
+    assert [p.wait(timeout=300) for p in processes] == [0] * 5
+    for relative in ("uci/iris.arff", "uci/spect_train.arff", "uci/spect_test.arff"):
+        assert (cache / relative).read_bytes() == (RAW / relative).read_bytes()
+    assert sorted(p.name for p in (cache / "uci").iterdir()) == ["iris.arff", "spect_test.arff", "spect_train.arff"]
