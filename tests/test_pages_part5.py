@@ -5,6 +5,8 @@ summarise and draw the stored runs of ``aguilar2025_certainty``; every value che
 """
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -69,6 +71,11 @@ def test_worked_example_latex_carries_the_papers_numbers():
     assert r"\sqrt{1.22}" in latex["divergence"] and r"\approx 0.184" in latex["divergence"]        # Example 12
     assert r"\frac{31}{31 + 11}" in latex["ratio"] and r"\tfrac{31}{42}" in latex["ratio"]          # Example 13
     assert latex["confusion"].count(r"\begin{bmatrix}") == 2
+    for stacked, lines in (("confusion", 2), ("accuracies", 2), ("weights", 4)):  # one equation a line: fits the column
+        text = latex[stacked]
+        assert text.startswith(r"\begin{aligned}") and r"\qquad" not in text and "&=" in text
+        outside = re.sub(r"\\begin\{bmatrix\}.*?\\end\{bmatrix\}", "M", text)
+        assert outside.count(r"\\") == lines - 1 and outside.count("&=") == lines
 
 
 # ----------------------------------------------------------------------------------------------

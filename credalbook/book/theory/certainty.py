@@ -463,7 +463,8 @@ def worked_example_latex(matrices: dict[str, sp.Matrix] | None = None) -> dict[s
     Keys: ``inputs`` (T, Q), ``prediction`` (P), ``confusion`` (CM, CM*), ``split`` (Q+, Q-),
     ``decomposition`` (CM* = S + U), ``accuracies`` (Acc, Acc*), ``weights`` (lambda, Acc*_S,
     Acc*_U), ``divergence`` (d) and ``ratio`` (C). Every matrix and number is computed from
-    ``matrices`` (default :func:`example_matrices`), exactly.
+    ``matrices`` (default :func:`example_matrices`), exactly. The displays of two or four
+    equations are aligned one under the other, so each fits the text column.
     """
     m = example_matrices() if matrices is None else matrices
     n = m["T"].rows
@@ -482,18 +483,20 @@ def worked_example_latex(matrices: dict[str, sp.Matrix] | None = None) -> dict[s
     return {
         "inputs": rf"T = {M(m['T'])}, \qquad Q = {M(m['Q'])}",
         "prediction": rf"P = {M(m['P'])}",
-        "confusion": rf"CM = T^\top P = {M(m['CM'])}, \qquad CM^\star = T^\top Q = {M(m['CM*'])}",
+        "confusion": (r"\begin{aligned}" rf"CM &= T^\top P = {M(m['CM'])},\\ "
+                      rf"CM^\star &= T^\top Q = {M(m['CM*'])}" r"\end{aligned}"),
         "split": rf"Q^+ = {M(m['Q+'])}, \qquad Q^- = {M(m['Q-'])}",
         "decomposition": rf"CM^\star = S + U = {M(m['S'])} + {M(m['U'])}",
-        "accuracies": (rf"Acc = \frac{{\operatorname{{tr}} CM}}{{n}} = \frac{{{L(m['CM'].trace())}}}{{{n}}} "
-                       rf"{approx(m['CM'].trace() / n, 2)}, \qquad "
-                       rf"Acc^\star = \frac{{\operatorname{{tr}} CM^\star}}{{n}} = \frac{{{L(m['CM*'].trace())}}}{{{n}}}"
-                       rf" = {L(m['CM*'].trace() / n)} {approx(m['CM*'].trace() / n)}"),
+        "accuracies": (r"\begin{aligned}"
+                       rf"Acc &= \frac{{\operatorname{{tr}} CM}}{{n}} = \frac{{{L(m['CM'].trace())}}}{{{n}}} "
+                       rf"{approx(m['CM'].trace() / n, 2)},\\ "
+                       rf"Acc^\star &= \frac{{\operatorname{{tr}} CM^\star}}{{n}} = \frac{{{L(m['CM*'].trace())}}}{{{n}}}"
+                       rf" = {L(m['CM*'].trace() / n)} {approx(m['CM*'].trace() / n)}" r"\end{aligned}"),
         "weights": (r"\begin{aligned}"
-                    rf"\lambda_S &= \frac{{\textstyle\sum S}}{{n}} = \frac{{{L(total(m['S']))}}}{{{n}}} = {L(lam_s)}, &"
+                    rf"\lambda_S &= \frac{{\textstyle\sum S}}{{n}} = \frac{{{L(total(m['S']))}}}{{{n}}} = {L(lam_s)},\\"
                     rf"\lambda_U &= \frac{{\textstyle\sum U}}{{n}} = \frac{{{L(total(m['U']))}}}{{{n}}} = {L(lam_u)},\\"
                     rf"Acc^\star_S &= \frac{{\operatorname{{tr}} S}}{{\textstyle\sum S}} = "
-                    rf"\frac{{{L(m['S'].trace())}}}{{{L(total(m['S']))}}} = {L(acc_s)} {approx(acc_s)}, &"
+                    rf"\frac{{{L(m['S'].trace())}}}{{{L(total(m['S']))}}} = {L(acc_s)} {approx(acc_s)},\\"
                     rf"Acc^\star_U &= \frac{{\operatorname{{tr}} U}}{{\textstyle\sum U}} = "
                     rf"\frac{{{L(m['U'].trace())}}}{{{L(total(m['U']))}}} = {L(acc_u)}"
                     r"\end{aligned}"),
