@@ -6,7 +6,10 @@ class is class 1 and the score is the estimated probability of class 1 (so class
 class, is the minority); 10 stratified 50/50 train/test splits (seeds 1..10); for every model
 the expected loss of test-optimal, train-optimal, score-driven and rate-driven thresholds for
 γ ∈ {∞, 16, 8, 4, 2, 1, 0}. The book integrates K_γ(c) over c exactly (the paper averages a
-1001-point grid of c and draws one ĉ per grid point); the chapter shows the difference.
+grid of c, i/1000 for i = 1..1000, and draws one ĉ per grid point); the chapter shows the difference. The authors'
+reading of the methods, kept beside the book's and never in its place, is :func:`train_optimal_as_authors`
+(their R code's ``ThresMin``: the first least-loss training cost line, ties to the lowest threshold) and
+:func:`authors_losses` (the mean over c = i/1000, i = 1..1000, one ĉ drawn per c).
 
 Model types (Table 6, Weka via RWeka in the paper) and their scikit-learn stand-ins:
 
@@ -50,7 +53,9 @@ from credalbook.book.experiments.registry import Experiment, register
 
 __all__ = ["MODELS", "METHODS", "GAMMAS", "BASELINES", "SPLITS", "CI_DATASETS", "datasets", "binary_task",
            "split", "EncodedFeatures", "nearest_neighbour_scores", "fit_scores", "model_scores", "evaluate_scores", "run_split",
-           "split_rows", "STUDY", "by_model", "by_dataset", "by_model_and_gamma", "certainty_increase",
+           "split_rows", "STUDY", "AUTHORS_GRID", "AUTHORS_METHODS", "train_optimal_as_authors", "authors_losses",
+           "split_rows_authors", "authors_table7", "authors_reading_table", "rank_agreement_by_gamma",
+           "by_model", "by_dataset", "by_model_and_gamma", "certainty_increase",
            "diagonal_shares", "difference_correlation", "difference_correlations", "gap_rank_correlations",
            "ranks_by_gamma", "plot_ranks_by_gamma",
            "split_tolerance", "cost_curve_panels", "losses_frame", "certainty_worse", "theorem_checks",
@@ -410,6 +415,162 @@ STUDY = register(Experiment(
     version="1",
     options={"n_jobs": 2},
 ))
+
+
+# ---------------------------------------------------------------------------------------- the authors' reading
+
+#: Points of the authors' grid of true cost proportions, c = i/1000 for i = 1..1000 (Ferri et al. 2019's R code,
+#: ``RESOLUTION_EMPIRICAL_CURVES`` in ``Uncertainty/options.R``).
+AUTHORS_GRID = 1000
+#: The threshold choice methods the authors' reading recomputes, and the column each gets in the rows.
+AUTHORS_METHODS = {"test-optimal": "test-optimal (authors)", "train-optimal": "train-optimal (authors)",
+                   "score-driven": "score-driven (authors)"}
+
+
+def train_optimal_as_authors(y_train, s_train, c_hat) -> np.ndarray:
+    """The threshold that Ferri et al. (2019)'s R code picks as train-optimal for each presumed cost
+    proportion in ``c_hat`` (its ``ThresMin`` on the cost lines of ``MinCost``), an array of ``c_hat``'s shape.
+
+    Every one of the G + 1 cost lines of the scored training sample (``y_train``, ``s_train``: the model's
+    scores of its own training instances; tied scores one group) is evaluated at ĉ as the R code does,
+    2π1F1 + (2π0(1 − F0) − 2π1F1) ĉ, and the *first* line of least loss is kept (a strict ``<`` scanning the
+    cuts from the lowest score up: ties go to the lowest threshold). Its threshold is the midpoint of the
+    two distinct training scores it falls between, −0.1 below every score and 1.1 above every score (the
+    R code's constants, so the scores must lie in [0, 1]); class 1 is then predicted where s > t.
+
+    The book's train-optimal (:func:`credalbook.costspace.threshold_selection`) chooses the same cost line
+    except at the finitely many ĉ where two lines tie, where it keeps the higher threshold.
+    """
+    lines = cs.cost_lines(y_train, s_train)
+    u = lines.scores
+    if u[0] < 0.0 or u[-1] > 1.0:
+        raise ValueError(f"s_train must lie in [0, 1] (the R code's thresholds -0.1 and 1.1 bracket them); "
+                         f"got range [{u[0]:.6g}, {u[-1]:.6g}]")
+    c_hat = np.asarray(c_hat, dtype=float)
+    if c_hat.size and (np.isnan(c_hat).any() or c_hat.min() < 0.0 or c_hat.max() > 1.0):
+        raise ValueError("c_hat must hold cost proportions in [0, 1]")
+    left = lines.F1 * lines.pi1 * 2.0  # MinCost: Leftv <- G1nomin[i] * pi1 * bfactor
+    right = (1.0 - lines.F0) * lines.pi0 * 2.0  # Rightv <- (1 - G0nomin[i]) * pi0 * bfactor
+    heights = left[None, :] + (right - left)[None, :] * c_hat.reshape(-1, 1)  # ThresMin: yf[2j-1] + pdt * s
+    chosen = np.argmin(heights, axis=1)  # the first minimum, as ThresMin's strict "<"
+    cuts = np.concatenate([[-0.1], (u[1:] + u[:-1]) / 2, [1.1]])
+    return cuts[chosen].reshape(c_hat.shape)
+
+
+def _authors_c_hat(gamma: float, grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One presumed ĉ per grid point, as the R code draws it: ĉ = c (γ = ∞), U(0, 1) (γ = 0), else
+    Beta(γc + 1, γ(1 − c) + 1)."""
+    if gamma == np.inf:
+        return grid.copy()
+    if gamma == 0:
+        return rng.uniform(size=len(grid))
+    return rng.beta(gamma * grid + 1.0, gamma * (1.0 - grid) + 1.0)
+
+
+def authors_losses(y_train, s_train, y_test, s_test, gammas=GAMMAS, *, seed: int = 0,
+                   n_grid: int = AUTHORS_GRID) -> list[dict]:
+    """Expected losses under Ferri et al. (2019)'s R protocol (``Uncertainty/experiments_binomial_v72.R``), one
+    row per γ with the columns of :data:`AUTHORS_METHODS`.
+
+    The true cost proportion runs over c = i/n_grid, i = 1..n_grid (no c = 0); at each c one ĉ is drawn
+    (as the R code draws it; numpy's generator seeded with ``seed``, not R's) and shared by the methods: the
+    train-optimal threshold is :func:`train_optimal_as_authors` on the training scores, test-optimal the same
+    rule on the test sample, score-driven t = ĉ; each is paid on the test sample at c (Eq. 3,
+    ``comp_cost_single``: class 1 where s > t) and the loss is the mean over the grid.
+    """
+    grid = np.arange(1, n_grid + 1) / n_grid
+    rng = np.random.default_rng(seed)
+    rows = []
+    for gamma in gammas:
+        c_hat = _authors_c_hat(float(gamma), grid, rng)
+        thresholds = {"test-optimal": train_optimal_as_authors(y_test, s_test, c_hat),
+                      "train-optimal": train_optimal_as_authors(y_train, s_train, c_hat),
+                      "score-driven": c_hat}
+        row = {"gamma": gamma}
+        for method, column in AUTHORS_METHODS.items():
+            row[column] = float(np.mean(cs.loss(y_test, s_test, thresholds[method], grid)))
+        rows.append(row)
+    return rows
+
+
+def split_rows_authors(dataset: str, seed: int, scorer, models=MODELS) -> pd.DataFrame:
+    """:func:`split_rows` with the authors' reading beside the book's convention: every row also has the
+    columns of :data:`AUTHORS_METHODS` (:func:`authors_losses` on the same scores, the draws of ĉ seeded by
+    the dataset, split and model)."""
+    X, y = binary_task(dataset)
+    train, test = split(y, seed)
+    rows = []
+    for index, model in enumerate(models):
+        model_seed = _model_seed(dataset, seed)
+        s_train, s_test = scorer(model, X.iloc[train], y[train], X.iloc[test], seed=model_seed)
+        book = evaluate_scores(y[train], s_train, y[test], s_test)
+        authors = authors_losses(y[train], s_train, y[test], s_test, seed=model_seed * 100 + index)
+        for own, theirs in zip(book, authors):
+            rows.append({"dataset": dataset, "split": seed, "model": model, **own,
+                         **{k: v for k, v in theirs.items() if k != "gamma"}})
+    return pd.DataFrame(rows)
+
+
+def authors_table7(frame: pd.DataFrame, gamma=np.inf) -> pd.DataFrame:
+    """Table 7's threshold columns under both conventions: per model type, the means over datasets and splits
+    of the book's test-optimal, train-optimal and score-driven losses and the authors' reading of each
+    (:func:`split_rows_authors` rows), and sc_vs_tr under each (score-driven better than or equal to
+    train-optimal, to 1e-12)."""
+    _require(frame, ["model", "gamma", *METHODS[:3], *AUTHORS_METHODS.values()])
+    part = frame[frame["gamma"] == gamma]
+    if part.empty:
+        raise ValueError(f"frame holds no row at gamma = {gamma}")
+    part = part.assign(
+        sc_vs_tr=(part["score-driven"] <= part["train-optimal"] + 1e-12).astype(float),
+        **{"sc_vs_tr (authors)": (part["score-driven (authors)"] <= part["train-optimal (authors)"] + 1e-12)
+           .astype(float)})
+    columns = ["test-optimal", "test-optimal (authors)", "train-optimal", "train-optimal (authors)",
+               "score-driven", "score-driven (authors)", "sc_vs_tr", "sc_vs_tr (authors)"]
+    return part.groupby("model", sort=True)[columns].mean().reset_index()
+
+
+def authors_reading_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Table 7's train-optimal and sc_vs_tr columns three ways, one row per model type: the paper's printed
+    value (``data/paper/ferri2019_table7.csv``), the book's convention and the authors' reading, both means
+    over the runs of ``frame`` at γ = ∞ (:func:`authors_table7`)."""
+    from credalbook.book.reference import published
+
+    paper = published("ferri2019_table7").set_index("model")
+    ours = authors_table7(frame).set_index("model")
+    models = [m for m in paper.index if m in ours.index]
+    if not models:
+        raise ValueError("frame holds none of Table 7's model types")
+    return pd.DataFrame({
+        "model": models,
+        "train-optimal, paper": paper.loc[models, "train-optimal"].to_numpy(dtype=float),
+        "train-optimal, book": ours.loc[models, "train-optimal"].to_numpy(),
+        "train-optimal, authors' reading": ours.loc[models, "train-optimal (authors)"].to_numpy(),
+        "sc_vs_tr, paper": paper.loc[models, "sc_vs_tr"].to_numpy(dtype=float),
+        "sc_vs_tr, book": ours.loc[models, "sc_vs_tr"].to_numpy(),
+        "sc_vs_tr, authors' reading": ours.loc[models, "sc_vs_tr (authors)"].to_numpy()})
+
+
+def rank_agreement_by_gamma(frame: pd.DataFrame, reference: pd.Series, column: str = "train-optimal",
+                            exclude=()) -> pd.DataFrame:
+    """Per γ, Spearman's ρ and Kendall's τ between the model types' mean ``column`` losses in ``frame`` (over
+    datasets and splits) and ``reference`` (one loss per model type, e.g. Table 7's train-optimal column or
+    the paper's means at that γ; a frame with one column per γ label of :func:`gamma_label` gives each γ
+    its own reference)."""
+    from scipy.stats import kendalltau, spearmanr
+
+    _require(frame, ["model", "gamma", column])
+    part = frame[~frame["model"].isin(exclude)]
+    rows = []
+    for gamma in sorted(part["gamma"].unique(), reverse=True):
+        means = part[part["gamma"] == gamma].groupby("model")[column].mean()
+        ref = reference[gamma_label(gamma)] if isinstance(reference, pd.DataFrame) else reference
+        common = means.index.intersection(ref.index)
+        if len(common) < 3:
+            raise ValueError(f"fewer than three model types shared with reference at gamma = {gamma_label(gamma)}")
+        rows.append({"gamma": gamma, "models": len(common),
+                     "spearman": float(spearmanr(means[common], ref[common]).statistic),
+                     "kendall": float(kendalltau(means[common], ref[common]).statistic)})
+    return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------------------------------- tables
@@ -879,11 +1040,11 @@ def plot_runs(runs, *, x: str = "train-optimal", y: str = "score-driven", gammas
 
 
 def protocol_errors(y_train, s_train, y_test, s_test, *, gammas=(np.inf, 4.0, 0.0), repeats: int = 20,
-                    n_grid: int = 1001, seed: int = 7) -> pd.DataFrame:
+                    n_grid: int = AUTHORS_GRID, seed: int = 7) -> pd.DataFrame:
     """The paper's R protocol against the exact integral (Ferri et al. 2019, Sect. 6.1): per method
-    and γ, the exact loss, the 1001-point grid mean minus it, and the mean and standard deviation
-    over ``repeats`` of the one-draw-of-ĉ-per-grid-point estimator minus it."""
-    grid = np.linspace(0, 1, n_grid)
+    and γ, the exact loss, the mean over the authors' grid (c = i/n_grid, i = 1..n_grid) minus it, and
+    the mean and standard deviation over ``repeats`` of the one-draw-of-ĉ-per-grid-point estimator minus it."""
+    grid = np.arange(1, n_grid + 1) / n_grid
     rng = np.random.default_rng(seed)
     rows = []
     for method in METHODS:

@@ -29,12 +29,13 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from credalbook.book.experiments.registry import register
-from credalbook.book.experiments.thresholds import (BASELINES, MODELS, STUDY, _model_seed, binary_task, fit_scores, split,
-                                               split_rows)
+from credalbook.book.experiments.registry import Experiment, register
+from credalbook.book.experiments.thresholds import (BASELINES, GAMMAS, MODELS, SPLITS, STUDY, _model_seed, binary_task,
+                                               evaluate_scores, fit_scores, split, split_rows, split_rows_authors)
 
 __all__ = ["WEKA_MODELS", "SEED_OPTIONS", "weka_options", "fit_scores_weka", "model_scores_weka", "run_split_weka",
-           "STUDY_WEKA", "ARMS"]
+           "STUDY_WEKA", "ARMS", "run_split_weka_authors", "STUDY_WEKA_AUTHORS", "task_as_authors", "leak_rows", "IDENTIFIER_MODELS",
+           "run_split_with_identifier", "STUDY_MUSK1_IDENTIFIER", "identifier_reading"]
 
 #: The paper's learners as Weka classes and options (Ferri et al. 2019, §6, Table 6; RWeka's defaults otherwise).
 WEKA_MODELS = {
@@ -145,3 +146,119 @@ STUDY_WEKA = register(replace(
 #: :func:`~credalbook.book.experiments.thresholds.plot_loss_by_certainty` or
 #: :func:`~credalbook.book.experiments.thresholds.plot_runs`.
 ARMS = {"Weka's learners": STUDY_WEKA, "scikit-learn stand-ins": STUDY}
+
+
+def run_split_weka_authors(dataset: str, seed: int) -> pd.DataFrame:
+    """:func:`run_split_weka` with the authors' reading of the threshold choice methods beside the book's
+    (:func:`~credalbook.book.experiments.thresholds.split_rows_authors`): a grid task."""
+    return split_rows_authors(dataset, seed, fit_scores_weka)
+
+
+#: The Weka arm with the authors' reading (Ferri et al. 2019's R code, ``ThresMin``'s first least-loss cost line,
+#: a 1000-point grid of c and one draw of ĉ per point) beside the book's exact convention, on the same scores.
+#:
+#: A reading, never the book's numbers: the columns of
+#: :data:`~credalbook.book.experiments.thresholds.AUTHORS_METHODS` are added to the rows of
+#: :data:`STUDY_WEKA`'s task, so that both conventions are compared on identical scores.
+STUDY_WEKA_AUTHORS = register(replace(
+    STUDY_WEKA, name="ferri2019_thresholds_weka_authors",
+    description="Ferri et al. (2019) with Weka's learners, the threshold methods also as the authors' R code computes them",
+    task=run_split_weka_authors, _checked={}))
+
+
+def task_as_authors(name: str):
+    """(X, y) of a Ferri et al. dataset with every attribute of its file, as the authors' R code fits
+    ``class ~ .`` on it: :func:`~credalbook.book.experiments.thresholds.binary_task` with the columns the
+    registry drops put back (musk1's ``molecule_name``, an identifier that the conformations of a molecule
+    share with their class). Reads the book's copy of the file (``data/raw/``, sha256 checked)."""
+    import hashlib
+
+    from credalbook import data
+
+    X, y = binary_task(name)
+    registry = data.registry()
+    entry = registry[(registry["group"] == "ferri2019") & (registry["name"] == name)]
+    if entry.empty:
+        raise ValueError(f"{name!r} is not a dataset of ferri2019")
+    entry = entry.iloc[0]
+    dropped = [c.strip() for c in entry["drop"].split(";") if c.strip()]
+    if not dropped:
+        return X, y
+    folder = data.repository_dir()
+    if folder is None:
+        raise FileNotFoundError("the file with the dropped columns is read from the book's data/raw: run from a clone")
+    path = folder / entry["files"]
+    if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
+        raise ValueError(f"{entry['files']}: sha256 differs from the registry's")
+    table = data.read_arff(path)
+    if len(table) != len(X) or table[entry["class_attribute"]].isna().any():
+        raise ValueError(f"{name}: the file's rows do not line up with the loaded dataset's")
+    full = table.drop(columns=entry["class_attribute"]).reset_index(drop=True)
+    if list(full.drop(columns=dropped).columns) != list(X.columns):
+        raise ValueError(f"{name}: the file's columns less {dropped} are not the loaded dataset's")
+    return full, y
+
+
+#: The model types whose train-optimal loss stays furthest above Table 7 on Weka's learners.
+IDENTIFIER_MODELS = ("J48", "J48Unp", "Logist", "SVM", "SVMp")
+
+
+def leak_rows(name: str = "musk1", models=IDENTIFIER_MODELS, gammas=GAMMAS,
+              seeds=range(1, SPLITS + 1)) -> pd.DataFrame:
+    """Rows of :data:`STUDY_WEKA`'s form for ``models`` on dataset ``name`` fitted on every attribute of its file
+    (:func:`task_as_authors`), on the study's splits: the measured hypothesis that the paper's learners saw the
+    columns the book drops (on musk1, ``molecule_name``)."""
+    X, y = task_as_authors(name)
+    rows = []
+    for seed in seeds:
+        train, test = split(y, seed)
+        for model in models:
+            s_train, s_test = fit_scores_weka(model, X.iloc[train], y[train], X.iloc[test], seed=_model_seed(name, seed))
+            for row in evaluate_scores(y[train], s_train, y[test], s_test, gammas=gammas):
+                rows.append({"dataset": name, "split": seed, "model": model, **row})
+    return pd.DataFrame(rows)
+
+
+def run_split_with_identifier(seed: int) -> pd.DataFrame:
+    """One split of musk1 with its identifier ``molecule_name`` kept (:func:`leak_rows`): a grid task."""
+    return leak_rows("musk1", seeds=[seed])
+
+
+#: musk1 as the authors' R code fits it, ``class ~ .`` on the whole file with ``molecule_name`` included.
+#:
+#: The five model types of :data:`IDENTIFIER_MODELS` with Weka's learners on the study's ten splits. A measured hypothesis
+#: about the paper's Table 7, never the book's numbers (the book drops the identifier, see the datasets page).
+STUDY_MUSK1_IDENTIFIER = register(Experiment(
+    name="ferri2019_musk1_identifier",
+    description="Ferri et al. (2019), musk1 with molecule_name kept, as the authors' R code fits it: 5 Weka models x 10 splits",
+    task=run_split_with_identifier,
+    grid=lambda: [{"seed": s} for s in range(1, SPLITS + 1)],
+    ci=lambda config: config["seed"] == 1,
+    keys=("dataset", "split", "model", "gamma"),
+    columns=(),
+    version="1",
+    options={"n_jobs": 1},
+    software=_weka_versions,
+))
+
+
+def identifier_reading(weka: pd.DataFrame, identifier: pd.DataFrame, gamma=np.inf) -> pd.DataFrame:
+    """Table 7's train-optimal column for the models of ``identifier`` (rows of :data:`STUDY_MUSK1_IDENTIFIER`): the
+    paper's, the book's on Weka's learners (``weka``, rows of :data:`STUDY_WEKA`) and the same with musk1's rows of
+    those models and splits replaced by ``identifier``'s, means over datasets and splits at ``gamma``; one row per
+    model."""
+    from credalbook.book.experiments.thresholds import by_model
+    from credalbook.book.reference import published
+
+    models = sorted(set(identifier["model"]))
+    if not models or set(identifier["dataset"]) != {"musk1"}:
+        raise ValueError("identifier must hold rows of musk1 for at least one model")
+    mine = weka[weka["model"].isin(models)]
+    swapped = (mine["dataset"] == "musk1") & mine["split"].isin(set(identifier["split"]))
+    replaced = pd.concat([mine[~swapped], identifier[mine.columns.intersection(identifier.columns)]], ignore_index=True)
+    paper = published("ferri2019_table7").set_index("model")["train-optimal"].astype(float)
+    book = by_model(mine, gamma).set_index("model")["train-optimal"]
+    kept = by_model(replaced, gamma).set_index("model")["train-optimal"]
+    return pd.DataFrame({"model": models, "paper": paper.reindex(models).to_numpy(),
+                         "book": book.reindex(models).to_numpy(),
+                         "musk1 with molecule_name": kept.reindex(models).to_numpy()})
