@@ -6,7 +6,8 @@ evaluates the ledger of revision ``REV`` (``git archive`` into a temporary folde
 with that revision's code and data) and the ledger of the working tree, and writes
 
 - ``data/rejudged/verdict_changes.csv``: every counted entry whose verdict changed (or that is new),
-  with the rule of the policy behind it (:func:`credalbook.book.ledger.policy.verdict_changes`);
+  with the rule of the policy behind it (:func:`credalbook.book.ledger.policy.verdict_changes`; a stored
+  result whose provenance changed since ``REV`` counts as re-made);
 - ``data/rejudged/counts.csv``: negative entries and findings per paper, before and after
   (:func:`credalbook.book.ledger.policy.change_counts`).
 
@@ -45,6 +46,14 @@ def ledger_of(revision: str) -> pd.DataFrame:
         return pd.read_csv(target, keep_default_na=False)
 
 
+def remade_since(revision: str) -> list[str]:
+    """The stored results whose provenance changed between revision ``revision`` and the working tree (re-made runs)."""
+    changed = subprocess.run(["git", "-C", str(ROOT), "diff", "--name-only", revision, "--", "data/results"],
+                             check=True, capture_output=True, text=True).stdout.split()
+    suffix = ".provenance.json"
+    return sorted(Path(name).name[:-len(suffix)] for name in changed if name.endswith(suffix))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="the revision judged before the policy (a commit)")
@@ -57,7 +66,7 @@ def main(argv=None) -> int:
               else ledger_of(arguments.before))
     after = core.evaluated()
     OUT.mkdir(parents=True, exist_ok=True)
-    changes = policy.verdict_changes(before, after)
+    changes = policy.verdict_changes(before, after, remade_since(arguments.before))
     changes.to_csv(OUT / "verdict_changes.csv", index=False)
     counts = policy.change_counts(before, after)
     counts.insert(0, "before", arguments.before)

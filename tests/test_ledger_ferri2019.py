@@ -9,6 +9,7 @@ import sympy as sp
 from credalbook.book.experiments import thresholds as th
 from credalbook.book.ledger import core
 from credalbook.book.ledger import ferri2019 as f
+from credalbook.book.ledger import policy
 from credalbook.book.theory import costspace as theory
 
 
@@ -147,48 +148,46 @@ def _claim_records(name: str) -> dict:
     return {r["id"]: r for r in yaml.safe_load(path.read_text(encoding="utf-8"))}
 
 
-def test_weka_twin_names():
-    assert f.weka_twin("ferri2019.fig5-monotone") == "ferri2019.weka.fig5-monotone"
-    for bad in ("yang2017.x", "ferri2019.weka.fig5-monotone"):
+def test_standins_twin_names():
+    assert f.standins_twin("ferri2019.fig5-monotone") == "ferri2019.standins.fig5-monotone"
+    for bad in ("yang2017.x", "ferri2019.standins.fig5-monotone"):
         with pytest.raises(ValueError, match="name must be"):
-            f.weka_twin(bad)
+            f.standins_twin(bad)
 
 
-def test_every_check_of_both_arms_is_registered_on_the_weka_arm():
-    assert len(f.BOTH_ARMS) == len(set(f.BOTH_ARMS))
-    for name in f.BOTH_ARMS:
-        stand_ins, weka = core.CHECKS[name], core.CHECKS[f.weka_twin(name)]
+def test_every_check_of_the_study_is_judged_on_weka_and_read_on_the_stand_ins():
+    # the protocol rule: the paper ran Weka's learners, so the counted check reads the Weka arm
+    assert set(f.BOTH_ARMS) <= set(f.STUDY_CHECKS) and len(f.STUDY_CHECKS) == len(set(f.STUDY_CHECKS))
+    assert "ferri2019_thresholds" in policy.PAPER_PROTOCOL
+    for name in f.STUDY_CHECKS:
+        weka, stand_ins = core.CHECKS[name], core.CHECKS[f.standins_twin(name)]
         assert weka.function is stand_ins.function, name
         assert stand_ins.inputs["results"].evidence == "stored result ferri2019_thresholds"
         assert weka.inputs["results"].evidence == "stored result ferri2019_thresholds_weka"
-        assert weka.evidence.endswith("(stored result ferri2019_thresholds_weka)")
-    registered = {n for n in core.CHECKS if n.startswith("ferri2019.weka.")}
-    assert registered == {f.weka_twin(n) for n in f.BOTH_ARMS}
+    registered = {n for n in core.CHECKS if n.startswith("ferri2019.standins.")}
+    assert registered == {f.standins_twin(n) for n in f.STUDY_CHECKS}
+    assert not any(n.startswith("ferri2019.weka.") for n in core.CHECKS)
+    for table in ("ferri2019_table7", "ferri2019_table8"):
+        assert core.TABLES[(table, core.BOOK_READING)].evidence.endswith("(stored result ferri2019_thresholds_weka)")
+        assert core.TABLES[(table, f.STAND_INS)].evidence.endswith("(stored result ferri2019_thresholds)")
 
 
-def test_every_weka_claim_is_the_twin_of_a_stand_in_claim():
-    originals, twins = _claim_records("ferri2019.yml"), _claim_records("ferri2019_weka.yml")
-    assert set(twins) == {f.weka_twin(n) for n in f.BOTH_ARMS}
-    for name in f.BOTH_ARMS:
-        original, twin = originals[name], twins[f.weka_twin(name)]
-        assert original["check"] == name and twin["check"] == f.weka_twin(name)
-        for key in ("paper", "quote", "kind", "published", "also", "printed", "part"):
-            assert twin.get(key) == original.get(key), (name, key)
-        assert twin["sections"] == [*original["sections"], "on Weka's learners"]
-        tolerance, stated = twin.get("tolerance", "exact"), original.get("tolerance", "exact")
-        if isinstance(stated, dict):  # the same rule and value; only the 'why' of a measured number may differ
-            assert {k: v for k, v in tolerance.items() if k != "why"} == {k: v for k, v in stated.items() if k != "why"}
-        else:
-            assert tolerance == stated
-        assert twin["chapter"] == "chapters/thresholds/figures" and name in twin["note"]
-        assert twin["reading"] == f.WEKA_ARM and "reading" not in original
+def test_the_stand_ins_file_is_generated_from_the_claims():
+    import yaml
+
+    folder = core.claims_dir()
+    records = yaml.safe_load((folder / "ferri2019.yml").read_text(encoding="utf-8"))
+    twins = yaml.safe_load((folder / "ferri2019_standins.yml").read_text(encoding="utf-8"))
+    assert twins == f.standins_twin_records(records)
+    assert {t["id"] for t in twins} == {f.standins_twin(n) for n in f.STUDY_CHECKS}
+    assert all(t["reading"] == f.STAND_INS and "finding" not in t for t in twins)
 
 
 def test_the_correlation_check_reads_the_declared_difference_over_non_baseline_runs():
     # rate-driven − train-optimal (1, 2, 3) against BS (1, 3, 2) over A, B, C: r = 1/2; Prior (10, 0) left out
     rows = [{"model": m, "gamma": np.inf, "train-optimal": 0.0, "rate-driven": d, "score-driven": d, "BS": b, "CL": b}
             for m, d, b in (("A", 1.0, 1.0), ("B", 2.0, 3.0), ("C", 3.0, 2.0), ("Prior", 10.0, 0.0))]
-    for name in ("ferri2019.corr-rate-train-bs", "ferri2019.weka.corr-rate-train-bs"):
+    for name in ("ferri2019.corr-rate-train-bs", "ferri2019.standins.corr-rate-train-bs"):
         finding = core.CHECKS[name].function(_runs(rows))
         assert finding.book == pytest.approx(0.5)
         assert "over the 3 non-baseline runs" in finding.detail
@@ -199,7 +198,7 @@ def _ledger_rows(verdicts: dict) -> pd.DataFrame:
     """Ledger rows for every claim of both arms: ``verdicts`` maps some ids to (book, verdict)."""
     rows = []
     for name in f.BOTH_ARMS:
-        for identifier in (name, f.weka_twin(name)):
+        for identifier in (name, f.standins_twin(name)):
             book, verdict = verdicts.get(identifier, ("yes", "reproduced"))
             rows.append({"id": identifier, "section": "Sect. 6.3", "statement": f"words of {name}", "published": "yes",
                          "book": book, "verdict": verdict})
@@ -207,8 +206,8 @@ def _ledger_rows(verdicts: dict) -> pd.DataFrame:
 
 
 def test_arms_comparison_pairs_the_verdicts_of_each_claim():
-    twin = f.weka_twin("ferri2019.cl-helps-score-driven")
-    rows = _ledger_rows({"ferri2019.cl-helps-score-driven": ("no", "not reproduced")})
+    twin = f.standins_twin("ferri2019.cl-helps-score-driven")
+    rows = _ledger_rows({twin: ("no", "not reproduced")})
     table = f.arms_comparison(rows)
     assert list(table["id"]) == list(f.BOTH_ARMS)
     changed = table[~table["same"]]
@@ -217,19 +216,21 @@ def test_arms_comparison_pairs_the_verdicts_of_each_claim():
         "yes", "reproduced", "no", "not reproduced"]
     assert f.arms_comparison(_ledger_rows({twin: ("no", "not reproduced"),
                                            "ferri2019.cl-helps-score-driven": ("no", "not reproduced")}))["same"].all()
-    with pytest.raises(ValueError, match=r"lack the claims \['ferri2019.weka.cl-helps-score-driven'\]"):
+    assert list(f.arms_comparison(rows, names=f.BOTH_ARMS[:2])["id"]) == list(f.BOTH_ARMS[:2])
+    with pytest.raises(ValueError, match=r"lack the claims \['ferri2019.standins.cl-helps-score-driven'\]"):
         f.arms_comparison(rows[rows["id"] != twin])
     with pytest.raises(ValueError, match="columns"):
         f.arms_comparison(rows.drop(columns="verdict"))
 
 
 def test_the_stored_arms_are_judged_apart():
-    """Every claim of both arms evaluates on its own stored run (the values of the two arms differ)."""
+    """Every claim of the study evaluates on its own stored run (the values of the two arms differ)."""
     claims = {c.id: c for c in core.claims()}
-    original = core.evaluate_claim(claims["ferri2019.corr-rate-train-bs"])
-    twin = core.evaluate_claim(claims["ferri2019.weka.corr-rate-train-bs"])
-    assert twin["evidence"].endswith("(stored result ferri2019_thresholds_weka)")
-    assert twin["section"].endswith("on Weka's learners") and twin["book"] != original["book"]
+    counted = core.evaluate_claim(claims["ferri2019.corr-rate-train-bs"])
+    twin = core.evaluate_claim(claims["ferri2019.standins.corr-rate-train-bs"])
+    assert counted["evidence"].endswith("(stored result ferri2019_thresholds_weka)")
+    assert twin["evidence"].endswith("(stored result ferri2019_thresholds)")
+    assert twin["section"].endswith("on the book's stand-ins") and twin["book"] != counted["book"]
 
 
 def test_named_parts_are_partly_when_some_names_hold():

@@ -68,6 +68,16 @@ class TestNoise:
         with pytest.raises(ValueError, match="cannot be negative"):
             policy.within_noise(0.1, -1.0)
 
+    def test_an_association_seen_must_stand_beyond_the_noise_of_no_association(self):
+        # over 10 items the noise is 1/3, so 'seen' asks for rho above 2/3; over 26, 1/5 and 0.4
+        assert policy.rank_correlation_noise(10) == pytest.approx(1 / 3)
+        assert policy.association_seen(0.67, 10) and not policy.association_seen(0.66, 10)
+        assert policy.association_seen(0.41, 26) and not policy.association_seen(0.39, 26)
+        assert not policy.association_seen(-0.9, 26)
+        for bad in (2, 10.5):
+            with pytest.raises(ValueError, match="n must be an integer of at least 3"):
+                policy.rank_correlation_noise(bad)
+
     def test_a_single_run_number_is_judged_against_the_spread(self):
         runs = [0.30, 0.32, 0.34, 0.36]  # mean 0.33, sd 0.0258
         assert policy.spread_verdict(0.33, runs, precision=0.005) == "reproduced"
@@ -95,6 +105,7 @@ class TestErrata:
         titles = [title for title, _ in policy.RULES]
         assert titles == ["Quantifiers", "Noise", "Single runs", "Protocol", "Errata", "Partly", "Findings"]
         assert "Weka-IP" in policy.PAPER_PROTOCOL["zaffalon2012_benchmark"][0]
+        assert "Weka" in policy.PAPER_PROTOCOL["ferri2019_thresholds"][0]
 
 
 def _row(identifier, verdict, paper="yang2017", **more):
@@ -107,30 +118,53 @@ class TestRejudgment:
                            _row("aguilar2025.tree-mean-divergence", "erratum", "aguilar2025"),
                            _row("zaffalon2012.bench-nemenyi-cma-cdt", "not reproduced", "zaffalon2012"),
                            _row("ferri2019.often", "partly", "ferri2019", tolerance="'often': ≥ 67% of cases"),
-                           _row("yang2017.same", "reproduced")])
+                           _row("yang2017.same", "reproduced"),
+                           _row("zaffalon2012_bench_table12[name=glass; CDT]", "not reproduced", "zaffalon2012",
+                                book="75.0"),
+                           _row("zaffalon2012_bench_table12[name=glass; NCC]", "not reproduced", "zaffalon2012",
+                                book="80.0", evidence="table12 (stored result zaffalon2012_benchmark)"),
+                           _row("zaffalon2012_bench_table13[name=glass; NCC]", "not reproduced", "zaffalon2012",
+                                book="60.0", evidence="table13 (stored result zaffalon2012_benchmark)"),
+                           _row("ferri2019_table7[model=J48; BS]", "not reproduced", "ferri2019",
+                                evidence="table7 (stored result ferri2019_thresholds)")])
     AFTER = pd.DataFrame([_row("yang2017.fig3-r0-increasing", "reproduced"),
                           _row("aguilar2025.tree-mean-divergence", "within tolerance", "aguilar2025"),
                           _row("zaffalon2012.bench-nemenyi-cma-cdt", "reproduced", "zaffalon2012"),
                           _row("ferri2019.often", "reproduced", "ferri2019",
                                tolerance="'often' (often): at least 33 % of cases"),
                           _row("yang2017.same", "reproduced"),
+                          _row("zaffalon2012_bench_table12[name=glass; CDT]", "within tolerance", "zaffalon2012",
+                               book="84.0"),
+                          _row("zaffalon2012_bench_table12[name=glass; NCC]", "within tolerance", "zaffalon2012",
+                               book="90.0", evidence="table12 (stored result zaffalon2012_benchmark)"),
+                          _row("zaffalon2012_bench_table13[name=glass; NCC]", "within tolerance", "zaffalon2012",
+                               book="60.0", evidence="table13 (stored result zaffalon2012_benchmark)"),
+                          _row("ferri2019_table7[model=J48; BS]", "within tolerance", "ferri2019",
+                               evidence="table7 (stored result ferri2019_thresholds_weka)"),
                           _row("zaffalon2011.exp-d-sign", "erratum", "zaffalon2011", finding="zaffalon2012.exp-d-sign",
                                severity="error of substance")])
 
     def test_every_change_has_its_rule(self):
-        changes = policy.verdict_changes(self.BEFORE, self.AFTER).set_index("id")
+        changes = policy.verdict_changes(self.BEFORE, self.AFTER, remade=["zaffalon2012_benchmark"]).set_index("id")
         assert "yang2017.same" not in changes.index
         assert changes["rule"].to_dict() == {"yang2017.fig3-r0-increasing": "noise",
                                              "aguilar2025.tree-mean-divergence": "errata",
                                              "zaffalon2012.bench-nemenyi-cma-cdt": "protocol",
                                              "ferri2019.often": "quantifier",
+                                             "zaffalon2012_bench_table12[name=glass; CDT]": "protocol",
+                                             "zaffalon2012_bench_table12[name=glass; NCC]": "re-made runs",
+                                             "zaffalon2012_bench_table13[name=glass; NCC]": "other",
+                                             "ferri2019_table7[model=J48; BS]": "protocol",
                                              "zaffalon2011.exp-d-sign": "new entry"}
+        assert "from 80.0 to 90.0" in changes.loc["zaffalon2012_bench_table12[name=glass; NCC]", "reason"]
+        unmade = policy.verdict_changes(self.BEFORE, self.AFTER).set_index("id")
+        assert unmade.loc["zaffalon2012_bench_table12[name=glass; NCC]", "rule"] == "other"
         assert changes.loc["zaffalon2011.exp-d-sign", "before"] == ""
         assert "67%" in changes.loc["ferri2019.often", "reason"]
 
     def test_counts_before_and_after(self):
         counts = policy.change_counts(self.BEFORE, self.AFTER).set_index("paper")
-        assert counts.loc["all", "entries before"] == 4 and counts.loc["all", "entries after"] == 1
+        assert counts.loc["all", "entries before"] == 8 and counts.loc["all", "entries after"] == 1
         assert counts.loc["zaffalon2011", "findings after"] == 1 and counts.loc["yang2017", "entries after"] == 0
         assert counts.loc["aguilar2025", "errata entries before"] == 1
         assert counts.loc["aguilar2025", "errata entries after"] == 0

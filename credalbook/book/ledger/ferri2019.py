@@ -7,12 +7,16 @@
 - Sect. 6 (Tables 5, 7, 8, Figs. 4–7 and every sentence interpreting them) and Sect. 7: computed
   from the stored result ``ferri2019_thresholds`` (26 datasets × 12 model types × 10 splits × 7
   certainty levels, :mod:`credalbook.book.experiments.thresholds`); the published tables' builders;
-- both arms: Tables 7 and 8 are also read on Weka's learners (``ferri2019_thresholds_weka``,
-  :mod:`credalbook.book.experiments.thresholds_weka`) as a registered reading, and every check of
-  :data:`BOTH_ARMS` (Figs. 5-6, the correlations of Sect. 6.2 and the findings they support) is
-  registered a second time on that arm as ``ferri2019.weka.<name>`` (:func:`weka_twin`; the claims
-  in ``data/paper/claims/ferri2019_weka.yml``), so that a conclusion that holds with one
-  implementation and not with the other shows as two verdicts (:func:`arms_comparison`).
+- two arms: the paper ran Weka's learners, so by the verdict policy's protocol rule
+  (:data:`credalbook.book.ledger.policy.PAPER_PROTOCOL`) Tables 7 and 8 and every check computed from the
+  stored study (:data:`STUDY_CHECKS`) are judged on the run with Weka's own learners
+  (``ferri2019_thresholds_weka``, :mod:`credalbook.book.experiments.thresholds_weka`). The same tables and
+  checks on the book's scikit-learn stand-ins (``ferri2019_thresholds``) are the reading
+  :data:`STAND_INS`, reported beside them and never counted: the tables as a registered reading, each
+  check as ``ferri2019.standins.<name>`` (:func:`standins_twin`; the claims in
+  ``data/paper/claims/ferri2019_standins.yml``, :func:`standins_twin_records`), so that a conclusion
+  that holds with one implementation and not with the other shows as two verdicts
+  (:func:`arms_comparison`).
 
 Readings of the paper's words are stated in each claim's ``note`` in
 ``data/paper/claims/ferri2019.yml``. "Non-baseline" means the ten model types other than Prior
@@ -54,13 +58,14 @@ __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4
            "fig7_svm_three_lines", "best_methods_all_certainty", "rate_driven_poor_in_general",
            "extreme_probabilities_superior", "cl_helps_score_driven", "no_calibration_pattern",
            "more_diverse", "rate_driven_worst", "train_optimal_often_suboptimal", "train_score_similar",
-           "BOTH_ARMS", "weka_twin", "arms_comparison", "duplicated_datasets", "distinct_datasets",
+           "BOTH_ARMS", "STUDY_CHECKS", "STAND_INS", "standins_twin", "standins_twin_records", "arms_comparison", "duplicated_datasets", "distinct_datasets",
            "prior_thresholds", "prior_sc_vs_tr", "rl_convexified", "laplace_leaf", "j48unp_not_crisp",
            "cost_matrix_objects", "cost_matrix_examples_reference"]
 
 RESULTS = stored("ferri2019_thresholds")
-#: The reading of Tables 7 and 8 made with Weka's own learners (``ferri2019_thresholds_weka``), beside the book's arm.
-WEKA_ARM = "Weka's learners (the paper's own)"
+#: The reading of Sect. 6 on the book's scikit-learn stand-ins for Weka's learners (``ferri2019_thresholds``),
+#: reported beside the verdicts on Weka's learners and never counted.
+STAND_INS = "the book's scikit-learn stand-ins"
 WEKA_RESULTS = stored("ferri2019_thresholds_weka")
 THEORY, CURVES, STUDY = "chapters/thresholds/theory", "chapters/thresholds/curves", "chapters/thresholds/study"
 BASELINES = th.BASELINES
@@ -209,22 +214,22 @@ def ferri_datasets() -> pd.DataFrame:
 # ----------------------------------------------------------------------------------------------
 # published tables
 
-@book_table("ferri2019_table7", on=["model"], part="VI", chapter=STUDY, inputs={"results": RESULTS})
+@book_table("ferri2019_table7", on=["model"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS})
 def table7(results: pd.DataFrame) -> pd.DataFrame:
     """Table 7: means by model type over datasets and splits at γ = ∞."""
     return th.by_model(results)
 
 
-@book_table("ferri2019_table8", on=["dataset"], part="VI", chapter=STUDY, inputs={"results": RESULTS})
+@book_table("ferri2019_table8", on=["dataset"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS})
 def table8(results: pd.DataFrame) -> pd.DataFrame:
     """Table 8: means by dataset over the ten non-baseline model types and the splits at γ = ∞."""
     return th.by_dataset(results)
 
 
-book_table("ferri2019_table7", on=["model"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS},
-           reading=WEKA_ARM)(table7)
-book_table("ferri2019_table8", on=["dataset"], part="VI", chapter=STUDY, inputs={"results": WEKA_RESULTS},
-           reading=WEKA_ARM)(table8)
+book_table("ferri2019_table7", on=["model"], part="VI", chapter=STUDY, inputs={"results": RESULTS},
+           reading=STAND_INS)(table7)
+book_table("ferri2019_table8", on=["dataset"], part="VI", chapter=STUDY, inputs={"results": RESULTS},
+           reading=STAND_INS)(table8)
 
 
 @book_table("datasets_ferri2019_table5", on=["dataset"], part="VI", chapter="chapters/datasets",
@@ -1475,10 +1480,14 @@ def extreme_probabilities_superior(results: pd.DataFrame) -> Finding:
     "results": results.assign(CL=results["score-driven"] - results["train-optimal"])})
 def cl_helps_score_driven(results: pd.DataFrame) -> Finding:
     """Across model types (Table 7) and datasets (Table 8), CL and the score-driven − train-optimal
-    gap rise together (Spearman > 0 in both)."""
+    gap rise together: an association the paper has "seen experimentally", so each Spearman ρ must be
+    beyond noise (:func:`credalbook.book.ledger.policy.association_seen`)."""
     rhos = th.gap_rank_correlations(results, "CL", "score-driven")
-    return Finding(bool(rhos.min() > 0), detail="Spearman ρ(CL, score-driven − train-optimal): " + ", ".join(
-        f"{k} {v:.2f}" for k, v in rhos.items()))
+    sizes = {"model types": len(_model_table(results)), "datasets": len(_dataset_table(results))}
+    seen = all(policy.association_seen(rhos[label], n) for label, n in sizes.items())
+    return Finding(seen, detail="Spearman ρ(CL, score-driven − train-optimal): " + ", ".join(
+        f"{label} {rhos[label]:.2f} (noise {policy.rank_correlation_noise(n):.2f} over {n})"
+        for label, n in sizes.items()))
 
 
 @_on_results("ferri2019.no-calibration-pattern-uncertain", lambda results: {
@@ -1543,10 +1552,11 @@ def train_score_similar(results: pd.DataFrame) -> Finding:
 
 
 # ----------------------------------------------------------------------------------------------
-# Figs. 5-6 and the correlations of Sect. 6.2 on both arms
+# The protocol rule: Sect. 6 judged on Weka's learners, the stand-ins as a reading
 
-#: The checks of Figs. 5-6, of the correlations of Sect. 6.2 and of the findings they support, judged on
-#: both arms: each also registered as ``ferri2019.weka.<name>`` on the stored Weka arm (:func:`weka_twin`).
+#: The checks of Figs. 5-6, of the correlations of Sect. 6.2 and of the findings they support.
+#:
+#: The claims the figures page sets side by side on both arms (:func:`arms_comparison`).
 BOTH_ARMS = (
     # Sect. 6.3, Fig. 5
     "ferri2019.fig5-monotone", "ferri2019.fig5-few-ranking-changes", "ferri2019.fig5-best-at-complete-uncertainty-train",
@@ -1564,51 +1574,62 @@ BOTH_ARMS = (
     "ferri2019.best-methods-all-certainty", "ferri2019.extreme-probabilities-superior", "ferri2019.cl-helps-score-driven",
     "ferri2019.no-calibration-pattern-uncertain", "ferri2019.more-diverse-with-uncertainty",
 )
-#: The page that shows the Weka arm's verdicts on Figs. 5-6 and the correlations.
+#: The page that shows the two arms' verdicts on Figs. 5-6 and the correlations.
 FIGURES = "chapters/thresholds/figures"
 
 
-def weka_twin(name: str) -> str:
-    """The id of check (and claim) ``name`` judged on Weka's learners: ``ferri2019.weka.<rest>``."""
+def standins_twin(name: str) -> str:
+    """The id of check (and claim) ``name`` judged on the book's stand-ins: ``ferri2019.standins.<rest>``."""
     prefix = "ferri2019."
-    if not name.startswith(prefix) or name.startswith(prefix + "weka."):
-        raise ValueError(f"name must be a ferri2019 check of the stand-ins' arm, got {name!r}")
-    return prefix + "weka." + name[len(prefix):]
+    if not name.startswith(prefix) or name.startswith(prefix + "standins."):
+        raise ValueError(f"name must be a ferri2019 check of the study, got {name!r}")
+    return prefix + "standins." + name[len(prefix):]
 
 
-# Altered inputs for the Weka twins whose stand-ins' alteration cannot flip the Weka arm's verdict: the
-# stand-ins' alteration moves IBK1 to the top, where Weka's IBK1 already is (PART second); it makes CL
-# the score-driven − train-optimal gap, with which Weka's CL already rises, so the twin's makes it fall.
+def standins_twin_records(records: list[dict]) -> list[dict]:
+    """The claims of ``ferri2019_standins.yml``: each claim of ``records`` (as in ``ferri2019.yml``) whose check is of
+    :data:`STUDY_CHECKS`, judged on the book's scikit-learn stand-ins, a reading never counted."""
+    twins = []
+    for record in records:
+        if record["check"] not in STUDY_CHECKS:
+            continue
+        twin = dict(record)
+        twin["id"] = twin["check"] = standins_twin(record["id"])
+        twin["sections"] = [*record["sections"], "on the book's stand-ins"]
+        twin["reading"] = STAND_INS
+        twin["note"] = (f"Judged on the book's scikit-learn stand-ins for Weka's learners (the stored run "
+                        f"ferri2019_thresholds), read as {record['id']} is (see its note), which is judged on "
+                        f"Weka's learners, the paper's protocol.")
+        for key in ("finding", "severity"):
+            twin.pop(key, None)
+        twins.append(twin)
+    return twins
+
+
+# Altered inputs for checks whose stand-ins' alteration cannot flip the verdict on Weka's learners: the
+# stand-ins' alteration moves IBK1 to the top, where Weka's IBK1 already is (PART second).
 _WEKA_MUTATE = {
     "ferri2019.fig5-best-at-complete-uncertainty-train": _scaled("train-optimal", 0.1, models=["J48Unp"], gamma=0.0),
-    "ferri2019.cl-helps-score-driven": lambda results: {
-        "results": results.assign(CL=results["train-optimal"] - results["score-driven"])},
 }
 
-for _name in BOTH_ARMS:
-    _item = CHECKS[_name]
-    check(weka_twin(_name), inputs={"results": WEKA_RESULTS},
-          mutate=_WEKA_MUTATE.get(_name, _item.mutate))(_item.function)
-del _name, _item
 
-
-def arms_comparison(entries: pd.DataFrame) -> pd.DataFrame:
+def arms_comparison(entries: pd.DataFrame, names=BOTH_ARMS) -> pd.DataFrame:
     """The claims judged on both arms side by side, from the ledger's rows ``entries``: one row per
-    claim of :data:`BOTH_ARMS` (in that order) with its section, the paper's words and value, and
-    per arm the book's value and verdict (columns ``weka``, ``weka verdict``, ``stand-ins``,
-    ``stand-ins verdict``) and ``same`` (whether the two verdicts agree)."""
+    claim of ``names`` (in that order) with its section, the paper's words and value, and per arm
+    the book's value and verdict (columns ``weka``, ``weka verdict``: the counted verdict on Weka's
+    learners; ``stand-ins``, ``stand-ins verdict``: the reading) and ``same`` (whether they agree)."""
     required = {"id", "section", "statement", "published", "book", "verdict"}
     if not isinstance(entries, pd.DataFrame) or not required <= set(entries.columns):
         raise ValueError(f"entries must be ledger rows with the columns {sorted(required)}")
     rows = entries.drop_duplicates("id").set_index("id")
-    missing = [i for n in BOTH_ARMS for i in (n, weka_twin(n)) if i not in rows.index]
+    missing = [i for n in names for i in (n, standins_twin(n)) if i not in rows.index]
     if missing:
         raise ValueError(f"entries lack the claims {missing}")
     table = []
-    for name in BOTH_ARMS:
-        stand_in, weka = rows.loc[name], rows.loc[weka_twin(name)]
-        table.append({"id": name, "section": stand_in["section"], "statement": stand_in["statement"],
-                      "published": stand_in["published"], "weka": weka["book"], "weka verdict": weka["verdict"],
+    for name in names:
+        weka, stand_in = rows.loc[name], rows.loc[standins_twin(name)]
+        table.append({"id": name, "section": weka["section"], "statement": weka["statement"],
+                      "published": weka["published"], "weka": weka["book"], "weka verdict": weka["verdict"],
                       "stand-ins": stand_in["book"], "stand-ins verdict": stand_in["verdict"],
                       "same": weka["verdict"] == stand_in["verdict"]})
     return pd.DataFrame(table)
@@ -1767,3 +1788,14 @@ def cost_matrix_examples_reference(objects: dict, claim) -> Finding:
               + f"; the sentence cites {cited}")
     return Finding(book=holding[0] if holding else "none", detail=detail,
                    verdict="erratum" if wrong else "reproduced", severity="misprint" if wrong else None)
+
+
+#: Every check computed from the stored study of Sect. 6 and 7, judged on Weka's learners (the paper's protocol).
+STUDY_CHECKS = tuple(name for name, item in CHECKS.items()
+                     if name.startswith("ferri2019.") and any(loader is RESULTS for loader in item.inputs.values()))
+for _name in STUDY_CHECKS:
+    _item = CHECKS[_name]
+    check(standins_twin(_name), inputs=dict(_item.inputs), mutate=_item.mutate)(_item.function)
+    check(_name, inputs={key: (WEKA_RESULTS if loader is RESULTS else loader) for key, loader in _item.inputs.items()},
+          mutate=_WEKA_MUTATE.get(_name, _item.mutate))(_item.function)
+del _name, _item

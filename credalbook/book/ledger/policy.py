@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["Quantifier", "QUANTIFIERS", "WORDS", "quantifier_of", "share_threshold", "share_verdict",
-           "ranking_verdict", "NOISE_K", "run_spread", "within_noise", "beyond_noise", "standard_error", "spread_verdict",
+           "ranking_verdict", "NOISE_K", "rank_correlation_noise", "association_seen", "run_spread", "within_noise", "beyond_noise", "standard_error", "spread_verdict",
            "PROTOCOL_RULE", "PAPER_PROTOCOL", "SEVERITIES", "DEFAULT_SEVERITY", "check_severity", "PARTLY",
            "NEGATIVE", "is_negative", "erratum_within_tolerance", "RULES", "CHANGE_COLUMNS", "change_reason",
            "verdict_changes", "change_counts", "quantifier_table", "severity_table", "rejudged"]
@@ -197,6 +197,21 @@ def beyond_noise(difference, error, k: float = NOISE_K):
     return bool(result) if np.ndim(result) == 0 else result
 
 
+def rank_correlation_noise(n: int) -> float:
+    """The noise of a rank correlation over ``n`` items: its standard error when there is no association,
+    1/√(n − 1) (the large-sample standard deviation of Spearman's ρ under independence)."""
+    if int(n) != n or n < 3:
+        raise ValueError(f"n must be an integer of at least 3, got {n!r}")
+    return 1.0 / math.sqrt(n - 1)
+
+
+def association_seen(rho: float, n: int, k: float = NOISE_K) -> bool:
+    """Whether a positive association the paper says it has *seen* in its tables holds: a rank correlation
+    ``rho`` over ``n`` items above ``k`` times :func:`rank_correlation_noise`. A hedged one ("it seems ... not
+    sufficiently clear") asks only for the sign."""
+    return bool(rho > k * rank_correlation_noise(n))
+
+
 def spread_verdict(published: float, runs, precision: float = 0.0, k: float = NOISE_K) -> str:
     """Verdict of a number the paper read off one run whose split or seed it does not give.
 
@@ -227,7 +242,13 @@ PAPER_PROTOCOL = {
     "zaffalon2012_benchmark": ("Weka-IP's CDT leaf rule",
                                "Zaffalon et al. (2012) ran the credal tree in Weka-IP, whose leaves count a tie at the "
                                "IDM boundary as dominance; the book's strict rule is its own convention (both measured "
-                               "on the page 'Why some cells differ' of Part III)."),
+                               "on the page 'Why some cells differ' of Part III). The claims of Sect. 9.2 and the cells of "
+                               "Tables 4-9 and 12-19 are judged on it."),
+    "ferri2019_thresholds": ("Weka's learners (the paper's own)",
+                             "Ferri et al. (2019, Sect. 6, Table 6) ran the model types of Weka through RWeka; the book "
+                             "re-ran them with Weka 3.9.7 and the options of the authors' R code (the stored run "
+                             "ferri2019_thresholds_weka). Tables 7 and 8 and every claim computed from the study are "
+                             "judged on it; the book's scikit-learn stand-ins are the reading ferri2019.standins.*."),
 }
 
 #: The severities of an erratum, each with its meaning.
@@ -274,7 +295,9 @@ RULES = (
               "times the noise is not a failure, and a step of a curve the wrong way by less than that is not an "
               "exception to 'always'. The noise is the standard error of the book's mean over its repetitions when "
               "the paper averaged as many; when the paper drew its figure from one run whose split or seed it does "
-              "not give, it is the spread of one run (the standard deviation over the book's repetitions or splits)."),
+              "not give, it is the spread of one run (the standard deviation over the book's repetitions or splits). "
+              f"An association a paper says it has seen in its tables is a rank correlation above {NOISE_K:g} times "
+              "its noise with no association, 1/√(n − 1) over n items; a hedged one ('it seems') needs only its sign."),
     ("Single runs", "A number the paper read off one run or figure whose split or seed it does not give is judged "
                     "against the spread of the book's runs (within tolerance inside it), or called not checkable; it "
                     "is never compared with one median of the book's."),
@@ -298,13 +321,31 @@ RULES = (
 CHANGE_COLUMNS = ("id", "paper", "entry", "before", "after", "rule", "reason")
 
 
-def change_reason(before, after) -> tuple[str, str]:
+def _stored_result(evidence: str) -> str:
+    """The stored result an entry's evidence names (``"... (stored result NAME)"``), or ``""``."""
+    marker = "stored result "
+    if marker not in evidence:
+        return ""
+    return evidence.split(marker, 1)[1].split(")", 1)[0].split(",", 1)[0].split()[0]
+
+
+def _protocol_table_cell(entry_id: str) -> bool:
+    """Whether a cell of Zaffalon et al.'s Tables 4–9 and 12–19 moves with the CDT's leaf rule: a CDT cell, or a
+    mean rank (Tables 6 and 9), which every classifier's rank shares with the CDT."""
+    if not entry_id.startswith("zaffalon2012_bench_table"):
+        return False
+    number = entry_id[len("zaffalon2012_bench_table"):].split("[", 1)[0]
+    return entry_id.endswith("; CDT]") or number in ("6", "9")
+
+
+def change_reason(before, after, remade=()) -> tuple[str, str]:
     """The rule of the policy behind one changed verdict, and the reason in words.
 
     ``before`` and ``after`` are the ledger rows of the entry (mappings; ``before`` is ``None``
     for an entry added by the re-judgment). The rule is read off the entry (its id, tolerance,
-    verdicts and detail); a change no rule explains is ``"other"`` (a change of code or data
-    made beside the policy).
+    verdicts and detail). ``remade`` names the stored results re-made between the two ledgers: a
+    change whose book value moved with such a result is ``"re-made runs"``. A change no rule
+    explains is ``"other"`` (a change of code or data made beside the policy).
     """
     entry_id = str(after["id"])
     tolerance, detail = str(after.get("tolerance", "")), str(after.get("detail", ""))
@@ -337,13 +378,24 @@ def change_reason(before, after) -> tuple[str, str]:
     if was == "erratum" and now == "within tolerance":
         return "errata", "the printed number lies within the entry's stated tolerance: a tolerance that passes it " \
                          "cannot also call it an error"
+    if _protocol_table_cell(entry_id) and str(before.get("book", "")) != str(after.get("book", "")):
+        return "protocol", ("the cell is judged with the CDT scored by Weka-IP's leaf rule, the paper's protocol; the "
+                            "book's strict rule is the table's reading")
+    result = _stored_result(str(after.get("evidence", "")))
+    if result == "ferri2019_thresholds_weka" and _stored_result(str(before.get("evidence", ""))) != result:
+        return "protocol", ("judged on Weka's learners, the paper's own (the stored run ferri2019_thresholds_weka); the "
+                            "book's scikit-learn stand-ins are the reading ferri2019.standins.*")
+    if result and result in set(remade) and str(before.get("book", "")) != str(after.get("book", "")):
+        return "re-made runs", (f"the stored run {result} was re-made from a clean commit since; the book's value "
+                                f"moved from {before.get('book', '')} to {after.get('book', '')}")
     return "other", "a change of code or data made beside the policy"
 
 
-def verdict_changes(before, after):
+def verdict_changes(before, after, remade=()):
     """Every counted ledger entry of a source paper whose verdict differs between ledgers ``before`` and ``after``
-    (or that only ``after`` has), with the rule of the policy behind it (:func:`change_reason`); columns
-    :data:`CHANGE_COLUMNS`. The book's own claims (paper ``credalbook``, Part VII) are left out."""
+    (or that only ``after`` has), with the rule of the policy behind it (:func:`change_reason`, given the stored
+    results ``remade`` between them); columns :data:`CHANGE_COLUMNS`. The book's own claims (paper
+    ``credalbook``, Part VII) are left out."""
     import pandas as pd
 
     from credalbook.book.ledger.core import is_reading
@@ -357,7 +409,7 @@ def verdict_changes(before, after):
         if previous is not None and previous["verdict"] == row["verdict"]:
             continue
         rule, reason = change_reason(None if previous is None else {"id": row["id"], **previous.to_dict()},
-                                     row.to_dict())
+                                     row.to_dict(), remade)
         rows.append({"id": row["id"], "paper": row["paper"], "entry": row["entry"],
                      "before": "" if previous is None else previous["verdict"], "after": row["verdict"],
                      "rule": rule, "reason": reason})

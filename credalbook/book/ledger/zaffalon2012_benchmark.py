@@ -6,8 +6,10 @@ the stored result ``zaffalon2012_benchmark`` with the aggregation code of
 :mod:`credalbook.book.experiments.benchmark`. The book has 54 of the paper's 55 datasets (connect-4
 is unavailable): every median, rank and test over datasets is over those 54.
 
-Every table also has the reading "Weka-IP's CDT leaf rule": the same frames with the CDT scored
-as Weka-IP scores its leaves (a tie at the IDM boundary counts as dominance), from the same trees.
+By the verdict policy's protocol rule (:data:`credalbook.book.ledger.policy.PAPER_PROTOCOL`) every table
+is judged with the CDT scored as the paper's Weka-IP scores its leaves (a tie at the IDM boundary counts
+as dominance), and carries the reading :data:`STRICT_LEAF_RULE`: the same frames with the book's strict
+rule, from the same trees, reported beside it and never counted.
 
 Where a statement contradicts the paper's own tables, the check decides ``erratum`` from those
 tables, which it takes as inputs: altered so that they agree with the statement, they let the
@@ -34,7 +36,7 @@ from credalbook.book.reference import published
 __all__ = ["paper_table", "with_weka_leaf_rule", "paper_protocol_rows", "strict_twin", "strict_twin_records",
            "STRICT_LEAF_RULE", "summary_frame", "per_dataset_frame", "flare_majorities",
            "cdt_solar_flare", "scores", "ncc_benefits_most_from_selection",
-           "ncc_benefits_most_from_risk_aversion", "cdt_most_determinate_with_selection", "cell_differences",
+           "ncc_benefits_most_from_risk_aversion", "cdt_most_determinate_with_selection",
            "U65_GAIN_AT_HALF", "HALF_UNIT", "class_counts", "binary_determinacy_identity", "table12_spambase_lncc",
            "average_identity", "table17_contact_lenses_ncc"]
 
@@ -89,8 +91,10 @@ _paper_protocol.evidence = f"stored result {bm.NAME}, CDT by Weka-IP's leaf rule
 PAPER_RESULTS = _paper_protocol
 assert policy.PAPER_PROTOCOL["zaffalon2012_benchmark"][0] == WEKA_LEAF_RULE
 
-#: how each reading of the tables turns the stored rows into per-dataset means
-SCORINGS = {BOOK_READING: bm.dataset_means, WEKA_LEAF_RULE: lambda rows: with_weka_leaf_rule(bm.dataset_means(rows))}
+#: How each reading of the tables turns the stored rows into per-dataset means.
+#:
+#: The counted one scores the CDT by Weka-IP's leaf rule (the protocol rule), the reading by the book's strict rule.
+SCORINGS = {BOOK_READING: lambda rows: with_weka_leaf_rule(bm.dataset_means(rows)), STRICT_LEAF_RULE: bm.dataset_means}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -114,7 +118,7 @@ def per_dataset_frame(means: pd.DataFrame, number: int) -> pd.DataFrame:
 
 
 def _register_tables() -> None:
-    """Tables 4–9 and 12–19, each in the book's reading and in Weka-IP's CDT leaf rule."""
+    """Tables 4–9 and 12–19, each judged on Weka-IP's CDT leaf rule and read on the book's strict rule."""
     layouts = {**{n: (summary_frame, "quantity" if kind == "determinacy" else "utility")
                   for n, (_, kind) in SUMMARIES.items()},
                **{n: (per_dataset_frame, "name") for n in PER_DATASET}}
@@ -123,7 +127,7 @@ def _register_tables() -> None:
             def build(results: pd.DataFrame, frame=frame, number=number, scoring=scoring) -> pd.DataFrame:
                 return frame(scoring(results), number)
 
-            build.__qualname__ = f"table{number}" + ("" if reading == BOOK_READING else "_weka_leaf_rule")
+            build.__qualname__ = f"table{number}" + ("" if reading == BOOK_READING else "_strict_leaf_rule")
             build.__doc__ = f"Table {number} from the stored benchmark ({reading})."
             chapter = PER_DATASET_CHAPTER if number in PER_DATASET else CHAPTER
             book_table(f"zaffalon2012_bench_table{number}", on=[key], part=PART, chapter=chapter,
@@ -636,31 +640,6 @@ def cdt_most_determinate_with_selection(results: pd.DataFrame, table7: pd.DataFr
         return Finding(book=book, verdict="erratum",
                        detail=f"the paper's own tables put CDT behind others: {paper}; {detail}")
     return Finding(book=book, detail=detail)
-
-
-# ----------------------------------------------------------------------------------------------
-# For the chapter: the per-dataset cells the ledger finds different, with their causes
-# ----------------------------------------------------------------------------------------------
-
-def cell_differences(entries: pd.DataFrame, numbers=tuple(PER_DATASET)) -> pd.DataFrame:
-    """Cells of Tables ``numbers`` (12–19) that ledger rows ``entries`` judge ``not reproduced``, with their cause.
-
-    A CDT cell also shows the book's value under Weka-IP's leaf rule (the table's reading
-    ``WEKA_LEAF_RULE``). Display only: the verdicts and causes are the ledger's.
-    """
-    from credalbook.book.ledger.core import book_frame
-
-    pattern = r"zaffalon2012_bench_table(?P<table>\d+)\[name=(?P<dataset>[^;]+); (?P<classifier>\w+)\]"
-    cells = entries.join(entries["id"].str.extract(pattern)).dropna(subset=["table"])
-    found = cells[(cells["entry"] == "table") & (cells["verdict"] == "not reproduced")
-                  & cells["table"].astype(int).isin(numbers)]
-    weka = {n: book_frame(f"zaffalon2012_bench_table{n}", WEKA_LEAF_RULE).set_index("name")["CDT"] for n in numbers}
-    return pd.DataFrame({"table": found["table"].astype(int), "dataset": found["dataset"],
-                         "classifier": found["classifier"], "paper": pd.to_numeric(found["published"]),
-                         "book": pd.to_numeric(found["book"]), "difference": found["difference"],
-                         WEKA_LEAF_RULE: [weka[int(t)].get(d, np.nan) if c == "CDT" else np.nan
-                                          for t, d, c in zip(found["table"], found["dataset"], found["classifier"])],
-                         "cause": found["detail"]}).reset_index(drop=True)
 
 
 # ----------------------------------------------------------------------------------------------
