@@ -316,7 +316,8 @@ def _cmd_bench(args) -> int:
             path = save_results(rows, JNCC2_PAIRING, profile="bench",
                                 runtime_seconds=time.perf_counter() - start,
                                 note=f"whole-process wall seconds, medians over the repeats; ratio = book / JNCC2 "
-                                     f"1.11; {machine}")
+                                     f"1.11, public_ratio = public path / JNCC2, public_core_ratio = public path / "
+                                     f"book; {machine}")
             print(f"[bench] -> {path}")
     return 0
 

@@ -114,13 +114,50 @@ def _check_category_count(n_categories: int, n_rows: int, where: str) -> None:
                          f"or remove the unused categories with .cat.remove_unused_categories())")
 
 
-def _categorical_codes(series: pd.Series, categories: pd.Index) -> np.ndarray:
-    """Codes of a Categorical ``series`` in the category list ``categories`` (-1: missing or not in the list)."""
-    if series.cat.categories.equals(categories):
-        return series.cat.codes.to_numpy().astype(np.int64)
-    position = pd.Index(categories).get_indexer(series.cat.categories)
-    codes = series.cat.codes.to_numpy()
+def _categorical_codes(series, categories: pd.Index) -> np.ndarray:
+    """Codes of a Categorical ``series`` (a Series or a pandas Categorical) in the category list ``categories``
+    (-1: missing or not in the list)."""
+    values = series.array if isinstance(series, pd.Series) else series
+    if values.categories.equals(categories):
+        return values.codes.astype(np.int64)
+    position = pd.Index(categories).get_indexer(values.categories)
+    codes = values.codes
     return np.where(codes >= 0, position[codes], MISSING).astype(np.int64)
+
+
+def _frame_codes(X: pd.DataFrame, name: str, categories, unseen: str) -> tuple[np.ndarray, np.ndarray, list]:
+    """``(codes, learnt, found_categories)`` of a DataFrame, one pass over its columns.
+
+    A Categorical column's codes are read straight from the Categorical (its category list, or
+    recoded into ``categories[j]`` learnt in fit); a numeric column goes through ``_column_codes``.
+    """
+    n = len(X)
+    codes = np.empty((n, X.shape[1]), dtype=np.int64)
+    learnt = np.empty(X.shape[1], dtype=np.int64)
+    found_categories = []
+    for j, (column, series) in enumerate(X.items()):
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            values = series.array
+            if categories is not None and categories[j] is not None:
+                known = categories[j]
+                codes[:, j] = column_codes = _categorical_codes(values, known)
+                if unseen == "error":
+                    unknown = (values.codes >= 0) & (column_codes == MISSING)
+                    if unknown.any():
+                        raise ValueError(f"{name} column {column!r} has values unseen in fit, "
+                                         f"e.g. {series[unknown].iloc[0]!r}")
+            else:
+                known = values.categories
+                _check_category_count(known.size, n, f"{name} column {column!r}")
+                codes[:, j] = values.codes
+            found_categories.append(known)
+            learnt[j] = len(known)
+        else:
+            column_codes = _column_codes(series.to_numpy(), f"{name} column {column!r}")
+            codes[:, j] = column_codes
+            found_categories.append(None)
+            learnt[j] = int(column_codes.max()) + 1 if column_codes.size else 0
+    return codes, learnt, found_categories
 
 
 def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missing",
@@ -158,29 +195,10 @@ def check_discrete_X(X, name: str = "X", *, n_values=None, unseen: str = "missin
     if isinstance(X, pd.DataFrame):
         if X.shape[1] == 0:
             raise ValueError(f"{name} has no columns")
-        columns, found_categories = [], []
-        for j, column in enumerate(X.columns):
-            series = X[column]
-            if isinstance(series.dtype, pd.CategoricalDtype):
-                if categories is not None and categories[j] is not None:
-                    codes = _categorical_codes(series, categories[j])
-                    unknown = series.notna().to_numpy() & (codes == MISSING)
-                    if unknown.any():
-                        if unseen == "error":
-                            raise ValueError(f"{name} column {column!r} has values unseen in fit, "
-                                             f"e.g. {series[unknown].iloc[0]!r}")
-                    found_categories.append(categories[j])
-                else:
-                    _check_category_count(series.cat.categories.size, len(X), f"{name} column {column!r}")
-                    codes = series.cat.codes.to_numpy().astype(np.int64)
-                    found_categories.append(series.cat.categories)
-                columns.append(codes)
-            else:
-                columns.append(_column_codes(series.to_numpy(), f"{name} column {column!r}"))
-                found_categories.append(None)
-        codes = np.column_stack(columns) if columns else np.empty((len(X), 0), dtype=np.int64)
-        learnt = np.array([len(c) if c is not None else (int(col.max()) + 1 if col.size else 0)
-                           for c, col in zip(found_categories, columns)], dtype=np.int64)
+        if X.columns.has_duplicates:
+            repeated = sorted({str(c) for c in X.columns[X.columns.duplicated()]})
+            raise ValueError(f"{name} has duplicate column names: {', '.join(repeated)}")
+        codes, learnt, found_categories = _frame_codes(X, name, categories, unseen)
     else:
         raw = np.asarray(X)
         if raw.ndim != 2:
@@ -284,6 +302,28 @@ def validated_input(estimator, X, *, reset: bool):
     if not hasattr(estimator, "__sklearn_tags__"):
         raise TypeError(f"estimator must be a scikit-learn estimator (a BaseEstimator), got {type(estimator).__name__}")
     if isinstance(X, pd.DataFrame):
-        validate_data(estimator, X, skip_check_array=True, reset=reset)
+        if not _plain_feature_names(estimator, X, reset):
+            validate_data(estimator, X, skip_check_array=True, reset=reset)
         return X
     return validate_data(estimator, X, reset=reset, dtype="numeric", ensure_all_finite="allow-nan")
+
+
+def _plain_feature_names(estimator, X: pd.DataFrame, reset: bool) -> bool:
+    """scikit-learn's checks of a DataFrame's feature names and count (``validate_data``), done here when plain.
+
+    Plain: every column name a ``str``; in fit (``reset``) ``feature_names_in_`` and
+    ``n_features_in_`` are set as scikit-learn sets them; at prediction the names must be those of
+    fit, in order, so that scikit-learn's checks would pass without a word. Otherwise False, and
+    scikit-learn checks (and warns or raises with its own messages). A DataFrame through a
+    pipeline is checked by each step, so the plain case is made cheap.
+    """
+    columns = X.columns.tolist()
+    if not columns or not all(type(name) is str for name in columns):
+        return False
+    if reset:
+        estimator.feature_names_in_ = np.asarray(columns, dtype=object)
+        estimator.n_features_in_ = len(columns)
+        return True
+    fitted = getattr(estimator, "feature_names_in_", None)
+    return (fitted is not None and getattr(estimator, "n_features_in_", None) == len(columns)
+            and len(fitted) == len(columns) and all(a == b for a, b in zip(fitted, columns)))

@@ -19,6 +19,7 @@ travels with the data into :mod:`credalbook.classifiers`); missing values stay m
 """
 from __future__ import annotations
 
+import functools
 import heapq
 
 import numpy as np
@@ -39,6 +40,12 @@ __all__ = ["mdl_accepts", "MDLDiscretizer", "missing_as_category", "symmetrical_
 # ----------------------------------------------------------------------------------------------
 # MDL discretisation
 # ----------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=256)
+def _code_dtype(m: int) -> pd.CategoricalDtype:
+    """The dtype of a coded feature of ``m`` values: a Categorical with categories ``0..m-1`` (made once per ``m``)."""
+    return pd.CategoricalDtype(np.arange(m))
+
+
 def mdl_accepts(counts: np.ndarray, left: np.ndarray) -> tuple[bool, float, float]:
     """Fayyad–Irani MDL test of splitting class counts ``counts`` into ``left`` and the rest.
 
@@ -171,7 +178,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     def _columns(self, X):
         if isinstance(X, pd.DataFrame):
-            return list(X.columns), [X[c] for c in X.columns]
+            return list(X.columns), [column for _, column in X.items()]
         array = np.asarray(X)
         if array.ndim != 2:
             raise ValueError(f"X must be 2-dimensional, got shape {array.shape}")
@@ -213,7 +220,34 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             The fitted discretiser.
         """
         selection = self._selection()
+        return self._fit(validated_input(self, X, reset=True), y, selection)
+
+    def fit_transform(self, X, y=None, **fit_params):
+        """Fit to ``X`` and ``y``, then transform ``X`` (checked once): the same as ``fit(X, y).transform(X)``.
+
+        Parameters
+        ----------
+        X
+            DataFrame or array (n_samples, n_features), as ``fit`` takes it.
+        y
+            Class labels (n_samples,).
+        **fit_params
+            None are taken (``fit`` takes none).
+
+        Returns
+        -------
+        pandas.DataFrame or numpy.ndarray
+            What ``transform`` returns.
+        """
+        if y is None or fit_params:   # fit refuses these, with its own messages
+            return super().fit_transform(X, y, **fit_params)
+        selection = self._selection()
+        frame = isinstance(X, pd.DataFrame)
         X = validated_input(self, X, reset=True)
+        return self._fit(X, y, selection)._transform(X, frame)
+
+    def _fit(self, X, y, selection: str):
+        """``fit`` on ``X`` already through ``validated_input``."""
         names, columns = self._columns(X)
         if not names:
             raise ValueError("X has no columns")
@@ -229,9 +263,10 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         numeric, values, classes = [], [], []
         for name, column in zip(names, columns):
             if isinstance(column.dtype, pd.CategoricalDtype):
-                _check_category_count(column.cat.categories.size, len(column), f"X column {name!r}")
+                categories = column.array.categories
+                _check_category_count(categories.size, len(column), f"X column {name!r}")
                 self.cuts_.append(None)
-                self.categories_.append(column.cat.categories)
+                self.categories_.append(categories)
                 continue
             try:
                 column_values = column.to_numpy(dtype=float)
@@ -278,7 +313,10 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "cuts_")
         frame = isinstance(X, pd.DataFrame)
-        X = validated_input(self, X, reset=False)
+        return self._transform(validated_input(self, X, reset=False), frame)
+
+    def _transform(self, X, frame: bool):
+        """``transform`` of ``X`` already through ``validated_input`` (``frame``: the input was a DataFrame)."""
         names, columns = self._columns(X)
         declared = set(getattr(self, "nominal", None) or [])
         out = {}
@@ -300,7 +338,8 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 codes = np.searchsorted(cuts, values, side="left").astype(np.int64)
                 codes[np.isnan(values)] = MISSING
                 m = cuts.size + 1
-            out[name] = pd.Categorical.from_codes(codes, categories=np.arange(max(m, 1)))
+            # codes are in -1..m-1 by construction: no second check of them
+            out[name] = pd.Categorical.from_codes(codes, dtype=_code_dtype(max(m, 1)), validate=False)
         if not frame and _get_output_config("transform", self)["dense"] == "default":
             return np.column_stack([np.where(c.codes < 0, np.nan, c.codes.astype(float)) for c in out.values()])
         return pd.DataFrame(out, index=X.index if frame else None)

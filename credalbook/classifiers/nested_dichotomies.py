@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from credalbook._validation import check_scalar
-from credalbook.classifiers.base import CredalClassifierMixin
+from credalbook.classifiers.base import CredalClassifierMixin, choose_in_set
 from credalbook.costs import _classifier_cost as classifier_cost, set_cost_table
 from credalbook.classifiers.naive import distinct_rows
 from credalbook.classifiers.naive_bayes import NaiveCounts, naive_counts
@@ -330,6 +330,10 @@ class NestedDichotomy(CredalClassifierMixin):
         return _worst_comparison(self._pairwise_lower(len(distinct), self._intervals(distinct)))[inverse]
 
 
+#: Elements of the largest array a forest's prediction makes per block of rows (see ``NestedDichotomyForest``).
+_FOREST_BLOCK_ELEMENTS = 4_000_000
+
+
 class NestedDichotomyForest(CredalClassifierMixin):
     """"Fo": ``n_trees`` distinct uniformly sampled imprecise nested dichotomies, combined by the mean
     of their lower expectations (the mixture of their credal sets); decisions by maximality.
@@ -399,13 +403,43 @@ class NestedDichotomyForest(CredalClassifierMixin):
         intervals = _split_intervals(self._counted, codes, self.s)
         return np.array([tree._pairwise_lower(len(codes), intervals) for tree in self.estimators_])
 
-    def _predict_set_codes(self, codes):
+    def _sets_and_scores(self, codes, sets: bool = True, scores: bool = True):
+        """(sets, scores) (n, K) of ``codes`` (each None unless asked), from one pass over the distinct rows.
+
+        The rows go in blocks of ``_FOREST_BLOCK_ELEMENTS`` elements of the largest array (every
+        tree's pairwise lower expectations, and the split intervals' (rows, d, splits, 2) terms):
+        each row's numbers are computed by the same operations whatever the block, and the
+        arrays of 100,000 rows (gigabytes) are never made whole.
+        """
         distinct, inverse = distinct_rows(codes, self.n_values_)
-        return maximal_from_lower(self._tree_lowers(distinct).mean(axis=0))[inverse]
+        m, k = len(distinct), self.n_classes_
+        per_row = max(len(self.estimators_) * k ** 3, distinct.shape[1] * len(self._counted) * 2, 1)
+        block = max(1, _FOREST_BLOCK_ELEMENTS // per_row)
+        found_sets = np.empty((m, k), dtype=bool) if sets else None
+        found_scores = np.empty((m, k)) if scores else None
+        for start in range(0, m, block):
+            rows = slice(start, start + block)
+            lowers = self._tree_lowers(distinct[rows])
+            if sets:
+                found_sets[rows] = maximal_from_lower(lowers.mean(axis=0))
+            if scores:
+                found_scores[rows] = _worst_comparison(lowers).mean(axis=0)
+        return (found_sets[inverse] if sets else None), (found_scores[inverse] if scores else None)
+
+    def _predict_set_codes(self, codes):
+        return self._sets_and_scores(codes, scores=False)[0]
 
     def _scores_codes(self, codes):
-        distinct, inverse = distinct_rows(codes, self.n_values_)
-        return _worst_comparison(self._tree_lowers(distinct)).mean(axis=0)[inverse]
+        return self._sets_and_scores(codes, sets=False)[1]
+
+    def predict_index(self, X) -> np.ndarray:
+        """Index (into ``classes_``) of the single predicted class: the best-scored class inside the set."""
+        return choose_in_set(*self._sets_and_scores(self._code_test(X)))
+
+    def predict_with_set(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """``(predict_set(X), predict_index(X))`` from one pass over the distinct rows (sets and scores share it)."""
+        sets, scores = self._sets_and_scores(self._code_test(X))
+        return sets, choose_in_set(sets, scores)
 
     def _distinct_tree_sets(self, codes) -> tuple[np.ndarray, np.ndarray]:
         """(n_trees, m, K) maximal sets (Eq. 7) of every tree on the m distinct rows of codes, and each row's index."""

@@ -16,14 +16,23 @@ it is not (``ResultsTable.csv``).
 works on arrays and never imports scikit-learn, so that a run's time is the algorithms' and
 not the start-up's.
 
+:func:`cross_validate_public` runs NCC's part of the protocol as a user of the package writes
+it: ``make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier())`` under scikit-learn's
+:func:`~sklearn.model_selection.cross_validate` on the dataset's DataFrame, the same folds, one
+scorer reading ``predict_with_set`` once per fold. Its sums are the array core's NCC sums
+(``tests/test_jncc2.py``); its time is the public estimators' (validation, DataFrames,
+scikit-learn's import and cross-validation loop) beside the algorithms'.
+
 Command line::
 
     python -m credalbook.book.experiments.jncc2 run credit-a            # the book's run, a summary line
+    python -m credalbook.book.experiments.jncc2 public credit-a         # the same through the public estimators
     python -m credalbook.book.experiments.jncc2 pair --jar JAR credit-a letter --repeats 3
 
-``pair`` times the two programs as whole processes, alternately (book, JNCC2, book, ...), and
-prints per dataset the median of each and the median of the pairwise ratios book / JNCC2. The
-jar's path is given by ``--jar`` or the ``CREDALBOOK_JNCC2_JAR`` environment variable.
+``pair`` times the programs as whole processes, alternately (book, public path, JNCC2, book,
+...), and prints per dataset the median of each and the medians of the pairwise ratios book /
+JNCC2, public / JNCC2 and public / book. The jar's path is given by ``--jar`` or the
+``CREDALBOOK_JNCC2_JAR`` environment variable.
 """
 from __future__ import annotations
 
@@ -39,11 +48,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["FOLD_COLUMNS", "cross_validate_naive", "summary", "jncc2_arff", "pair", "main"]
+__all__ = ["FOLD_COLUMNS", "NCC_COLUMNS", "cross_validate_naive", "cross_validate_public", "summary", "jncc2_arff",
+           "pair", "main"]
 
 #: The per-fold sums :func:`cross_validate_naive` returns (counts over the fold's test instances).
 FOLD_COLUMNS = ("n_test", "nbc_correct", "ncc_determinate", "ncc_single_correct", "ncc_set_hits",
                 "ncc_indeterminate_size", "nbc_correct_ncc_determinate", "nbc_correct_ncc_indeterminate")
+#: The per-fold sums of NCC alone (those :func:`cross_validate_public` returns).
+NCC_COLUMNS = ("n_test", "ncc_determinate", "ncc_single_correct", "ncc_set_hits", "ncc_indeterminate_size")
 
 
 def _coded_columns(X) -> tuple[list[np.ndarray | None], list[np.ndarray], np.ndarray]:
@@ -116,28 +128,84 @@ def cross_validate_naive(X, y, *, runs=range(10), n_splits: int = 10, seed: int 
     return {key: np.asarray(values, dtype=np.int64) for key, values in rows.items()}
 
 
+def _ncc_fold_sums(estimator, X, y) -> dict[str, int]:
+    """The sums of :data:`NCC_COLUMNS` over one test fold: a scorer for scikit-learn's ``cross_validate``."""
+    sets, single = estimator.predict_with_set(X)
+    truth = np.asarray(y.cat.codes, dtype=np.int64)     # y is a Series of the Categorical: codes index classes_
+    size = sets.sum(axis=1)
+    determinate = size == 1
+    hit = sets[np.arange(truth.size), truth]
+    return {"n_test": int(truth.size), "ncc_determinate": int(determinate.sum()),
+            "ncc_single_correct": int((single == truth)[determinate].sum()),
+            "ncc_set_hits": int((hit & ~determinate).sum()), "ncc_indeterminate_size": int(size[~determinate].sum())}
+
+
+def cross_validate_public(X, y, *, runs=range(10), n_splits: int = 10, seed: int = 0,
+                          s: float = 1.0) -> dict[str, np.ndarray]:
+    """NCC under repeated stratified cross-validation through the public estimators, on a DataFrame.
+
+    ``make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s))`` under scikit-learn's
+    :func:`~sklearn.model_selection.cross_validate` on the folds of :func:`cross_validate_naive`
+    (``X`` a DataFrame of float and Categorical columns, ``y`` the classes, made a Categorical so
+    that every category is a class). Returns arrays ``run``, ``fold`` and the per-fold sums of
+    :data:`NCC_COLUMNS`, equal to :func:`cross_validate_naive`'s.
+    """
+    import pandas as pd
+    from sklearn.model_selection import cross_validate
+
+    from credalbook.book.experiments.protocols import stratified_folds
+    from credalbook.classifiers import NaiveCredalClassifier
+    from credalbook.pipeline import make_set_pipeline
+    from credalbook.preprocessing import MDLDiscretizer
+
+    y = pd.Series(pd.Categorical(y), index=X.index)
+    splits, keys = [], []
+    for run in runs:
+        folds = stratified_folds(y, n_splits, seed=seed, repeat=run)
+        for fold in range(n_splits):
+            splits.append((np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)))
+            keys.append((run, fold))
+    scores = cross_validate(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s)), X, y, cv=splits,
+                            scoring=_ncc_fold_sums, error_score="raise")
+    out = {"run": np.array([run for run, _ in keys], dtype=np.int64),
+           "fold": np.array([fold for _, fold in keys], dtype=np.int64)}
+    out.update({key: np.asarray(scores[f"test_{key}"], dtype=np.int64) for key in NCC_COLUMNS})
+    return out
+
+
 def summary(folds: dict[str, np.ndarray]) -> dict[str, float]:
-    """JNCC2's ResultsTable quantities (percent, pooled over the folds) from :func:`cross_validate_naive`'s sums."""
-    total = {key: float(folds[key].sum()) for key in FOLD_COLUMNS}
+    """JNCC2's ResultsTable quantities (percent, pooled over the folds) from :func:`cross_validate_naive`'s sums.
+
+    From :func:`cross_validate_public`'s sums (NCC's columns only) it gives NCC's quantities only.
+    """
+    total = {key: float(folds[key].sum()) for key in FOLD_COLUMNS if key in folds}
+    missing = [key for key in NCC_COLUMNS if key not in total]
+    if missing:
+        raise ValueError(f"folds lack the sums {missing}")
     indeterminate = total["n_test"] - total["ncc_determinate"]
 
     def percent(a: float, b: float) -> float:
         return 100 * a / b if b else float("nan")
 
-    return {"NbcAcc": percent(total["nbc_correct"], total["n_test"]),
-            "NccDeterm": percent(total["ncc_determinate"], total["n_test"]),
-            "NccSingleAcc": percent(total["ncc_single_correct"], total["ncc_determinate"]),
-            "NccSetAcc": percent(total["ncc_set_hits"], indeterminate),
-            "NccIndetOutSize": total["ncc_indeterminate_size"] / indeterminate if indeterminate else float("nan"),
-            "Nbc(Ncc-P)": percent(total["nbc_correct_ncc_determinate"], total["ncc_determinate"]),
-            "Nbc(Ncc-I)": percent(total["nbc_correct_ncc_indeterminate"], indeterminate)}
+    result = {"NbcAcc": percent(total["nbc_correct"], total["n_test"]) if "nbc_correct" in total else None,
+              "NccDeterm": percent(total["ncc_determinate"], total["n_test"]),
+              "NccSingleAcc": percent(total["ncc_single_correct"], total["ncc_determinate"]),
+              "NccSetAcc": percent(total["ncc_set_hits"], indeterminate),
+              "NccIndetOutSize": total["ncc_indeterminate_size"] / indeterminate if indeterminate else float("nan")}
+    if all(key in total for key in FOLD_COLUMNS):
+        result.update({"Nbc(Ncc-P)": percent(total["nbc_correct_ncc_determinate"], total["ncc_determinate"]),
+                       "Nbc(Ncc-I)": percent(total["nbc_correct_ncc_indeterminate"], indeterminate)})
+    return {key: value for key, value in result.items() if value is not None}
 
 
-def _run(dataset: str, selection: str) -> int:
+def _run(dataset: str, selection: str, public: bool = False) -> int:
     from credalbook.data import load
 
     data = load(dataset, group="zaffalon2012")
-    result = summary(cross_validate_naive(data.X, data.y, selection=selection))
+    if public:
+        result = summary(cross_validate_public(data.X, data.y))
+    else:
+        result = summary(cross_validate_naive(data.X, data.y, selection=selection))
     print(dataset, " ".join(f"{key} {value:.2f}" for key, value in result.items()))
     return 0
 
@@ -192,12 +260,17 @@ def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tup
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None) -> list[dict]:
-    """Whole-process wall and CPU times of the book's run and of JNCC2's ``cv`` on each dataset, alternately.
+def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None,
+         public: bool = True) -> list[dict]:
+    """Whole-process wall and CPU times of the book's run, its public path and JNCC2's ``cv``, alternately.
 
     One row per dataset: the shape, the median wall seconds of each program over ``repeats`` runs
     (after one warm-up run of each), the median of the per-pair ratios book / JNCC2 of wall time
-    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core).
+    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core); with
+    ``public``, the public path's (``python -m credalbook.book.experiments.jncc2 public``,
+    :func:`cross_validate_public`) median wall seconds (``public_seconds``) and the medians of the
+    per-run ratios public / JNCC2 (``public_ratio``, ``public_cpu_ratio``) and public / book
+    (``public_core_ratio``).
     """
     from credalbook.data import load
 
@@ -207,21 +280,33 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
         with tempfile.TemporaryDirectory() as folder:
             work = Path(folder)
             jncc2_arff(_arff_file(dataset), work / "data.arff")
-            book = [python or sys.executable, "-m", "credalbook.book.experiments.jncc2", "run", dataset]
+            module = [python or sys.executable, "-m", "credalbook.book.experiments.jncc2"]
             jncc2 = [java, "-jar", str(Path(jar).resolve()), f"{work}{os.sep}", "data.arff", "cv"]
-            times = {"book": [], "jncc2": []}
+            programs = [("book", module + ["run", dataset], None)]
+            if public:
+                programs.append(("public", module + ["public", dataset], None))
+            programs.append(("jncc2", jncc2, work / "ResultsTable.csv"))
+            times = {name: [] for name, _, _ in programs}
             for repeat in range(repeats + 1):
-                for name, command, expected in (("book", book, None),
-                                                ("jncc2", jncc2, work / "ResultsTable.csv")):
+                for name, command, expected in programs:
                     measured = _seconds(command, work, expected)
                     if repeat:
                         times[name].append(measured)
-        rows.append({"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
-                     "numeric": len(data.numeric_features), "classes": len(data.classes),
-                     "book_seconds": statistics.median(wall for wall, _ in times["book"]),
-                     "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
-                     "ratio": statistics.median(b[0] / j[0] for b, j in zip(times["book"], times["jncc2"])),
-                     "cpu_ratio": statistics.median(b[1] / j[1] for b, j in zip(times["book"], times["jncc2"]))})
+
+        def median_ratio(a: str, b: str, which: int = 0) -> float:
+            return statistics.median(x[which] / z[which] for x, z in zip(times[a], times[b]))
+
+        row = {"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
+               "numeric": len(data.numeric_features), "classes": len(data.classes),
+               "book_seconds": statistics.median(wall for wall, _ in times["book"]),
+               "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
+               "ratio": median_ratio("book", "jncc2"), "cpu_ratio": median_ratio("book", "jncc2", 1)}
+        if public:
+            row.update({"public_seconds": statistics.median(wall for wall, _ in times["public"]),
+                        "public_ratio": median_ratio("public", "jncc2"),
+                        "public_cpu_ratio": median_ratio("public", "jncc2", 1),
+                        "public_core_ratio": median_ratio("public", "book")})
+        rows.append(row)
     return rows
 
 
@@ -231,22 +316,30 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("run", help="the book's run of the protocol on a dataset of the collection")
     p.add_argument("dataset")
     p.add_argument("--selection", default="entropy", choices=["entropy", "gain"])
-    p = sub.add_parser("pair", help="time the book's run and JNCC2's side by side")
+    p = sub.add_parser("public", help="NCC's part of the protocol through the public estimators (a pipeline under "
+                                      "scikit-learn's cross_validate)")
+    p.add_argument("dataset")
+    p = sub.add_parser("pair", help="time the book's run, its public path and JNCC2's side by side")
     p.add_argument("datasets", nargs="+")
     p.add_argument("--jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
                    help="jncc2-rel1.11.jar (default: $CREDALBOOK_JNCC2_JAR)")
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--no-public", action="store_true", help="leave the public path out")
     p.add_argument("--csv", help="also write the table to this file")
     args = parser.parse_args(argv)
     if args.command == "run":
         return _run(args.dataset, args.selection)
+    if args.command == "public":
+        return _run(args.dataset, "entropy", public=True)
     if not args.jar:
         parser.error("give --jar or set CREDALBOOK_JNCC2_JAR")
-    rows = pair(args.datasets, args.jar, repeats=args.repeats)
+    rows = pair(args.datasets, args.jar, repeats=args.repeats, public=not args.no_public)
     for row in rows:
+        public = (f"; public {row['public_seconds']:7.2f} s, ratio {row['public_ratio']:.2f}, "
+                  f"{row['public_core_ratio']:.2f} x book" if "public_seconds" in row else "")
         print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
               f"{row['classes']:2d} classes: book {row['book_seconds']:7.2f} s, JNCC2 {row['jncc2_seconds']:7.2f} s, "
-              f"ratio {row['ratio']:.2f} (CPU {row['cpu_ratio']:.2f})")
+              f"ratio {row['ratio']:.2f} (CPU {row['cpu_ratio']:.2f}){public}")
     if args.csv:
         import pandas as pd
 
