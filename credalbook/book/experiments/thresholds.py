@@ -515,7 +515,7 @@ def authors_table7(frame: pd.DataFrame, gamma=np.inf) -> pd.DataFrame:
     """Table 7's threshold columns under both conventions: per model type, the means over datasets and splits
     of the book's test-optimal, train-optimal and score-driven losses and the authors' reading of each
     (:func:`split_rows_authors` rows), and sc_vs_tr under each (score-driven better than or equal to
-    train-optimal, to 1e-12)."""
+    train-optimal, up to rounding)."""
     _require(frame, ["model", "gamma", *METHODS[:3], *AUTHORS_METHODS.values()])
     part = frame[frame["gamma"] == gamma]
     if part.empty:
