@@ -181,3 +181,23 @@ def test_identifier_reading_replaces_only_musk1s_rows_of_the_given_splits():
     assert table.loc["J48", "paper"] == pytest.approx(0.148)  # Table 7
     with pytest.raises(ValueError, match="rows of musk1"):
         tw.identifier_reading(weka, weka)
+
+
+def test_the_table7_record_quotes_what_the_stored_readings_compute():
+    """The train-optimal rule of Table 7's record quotes the two stored readings; it must say what they compute."""
+    import yaml
+
+    from credalbook.book.experiments import thresholds_weka as tw
+    from credalbook.book.experiments.store import load_results
+    from credalbook.book.reference import paper_dir
+
+    record = yaml.safe_load((paper_dir() / "ferri2019_table7.yml").read_text(encoding="utf-8"))
+    why = next(rule["why"] for rule in record["cells"]
+               if rule.get("measure") == "train-optimal" and rule.get("reading") == "book")
+    musk1 = tw.identifier_reading(load_results("ferri2019_thresholds_weka"), load_results("ferri2019_musk1_identifier"))
+    before, after = musk1["book"] - musk1["paper"], musk1["musk1 with molecule_name"] - musk1["paper"]
+    assert f"(+{before.min():.3f} to +{before.max():.3f})" in why
+    assert f"fall to +{after.min():.3f} to +{after.max():.3f}" in why
+    reading = th.authors_reading_table(load_results("ferri2019_thresholds_weka_authors"))
+    shift = (reading["train-optimal, authors' reading"] - reading["train-optimal, book"]).abs().max()
+    assert shift <= 3e-05 < 10 * shift  # "no more than 3e-05", and not an order of magnitude loose
