@@ -4,8 +4,8 @@ For each module, every operator and small constant the mutator knows is a *mutat
 arithmetic (``+``/``-``, ``*``/``/``), comparisons (``<``/``<=``, ``>``/``>=``, ``==``/``!=``),
 boolean ``and``/``or``, and numeric constants (0 → 1, 1 → 0, others doubled). A seeded sample of
 points is applied one at a time to a copy of the commit (a ``git worktree``, so the checkout is
-never touched) and the test files that import the module are run there; a mutant is *killed*
-when they fail. Survivors are listed with their line: kill each with a test that checks a value,
+never touched) and the test files of that commit that import the module are run there (they must
+pass on the unmutated copy first, or the run stops); a mutant is *killed* when they fail. Survivors are listed with their line: kill each with a test that checks a value,
 or argue it equivalent in ``tests/mutation_equivalent.yml`` (module, line, mutation, why).
 
     python scripts/mutation.py --modules costs costspace --sample 20 --seed 0 --out mutation.csv
@@ -72,19 +72,29 @@ def mutate(source: str, index: int) -> tuple[str, int, str]:
     return ast.unparse(tree), node.lineno, description
 
 
-def test_files(module: str) -> list[str]:
-    """The test files that import the module (``from credalbook import module`` or ``credalbook.module``)."""
+def test_files(module: str, root: Path = ROOT) -> list[str]:
+    """The test files of the tree ``root`` that import the module (``from credalbook import module`` or
+    ``credalbook.module``), relative to ``root``: the mutated worktree's own, never the checkout's
+    uncommitted files."""
     files = []
-    for path in sorted((ROOT / "tests").glob("test_*.py")):
+    for path in sorted((root / "tests").glob("test_*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             imported = ((isinstance(node, ast.ImportFrom) and node.module == "credalbook"
                          and any(alias.name == module for alias in node.names))
                         or (isinstance(node, ast.ImportFrom) and node.module == f"credalbook.{module}")
                         or (isinstance(node, ast.Import) and any(a.name == f"credalbook.{module}" for a in node.names)))
             if imported:
-                files.append(str(path.relative_to(ROOT)))
+                files.append(str(path.relative_to(root)))
                 break
     return files
+
+
+def _pytest(tests: list[str], tree: Path, home: str, timeout: float):
+    """Run ``tests`` in the worktree ``tree`` (pytest's completed process)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", "--no-header", *tests],
+        cwd=tree, capture_output=True, text=True, timeout=timeout,
+        env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "CREDALBOOK_SKIP_NBVAL": "1", "HOME": home})
 
 
 def run(modules, sample: int, seed: int, timeout: float) -> list[dict]:
@@ -98,17 +108,16 @@ def run(modules, sample: int, seed: int, timeout: float) -> list[dict]:
                 original = path.read_text(encoding="utf-8")
                 count = len(_points(ast.parse(original)))
                 chosen = sorted(random.Random(f"{seed}:{module}").sample(range(count), min(sample, count)))
-                tests = test_files(module)
+                tests = test_files(module, tree)
+                baseline = _pytest(tests, tree, folder, timeout)
+                if baseline.returncode != 0:  # a missing file or a failing test would make every mutant "killed"
+                    raise RuntimeError(f"the tests of {module} do not pass on the unmutated commit (pytest exit "
+                                       f"{baseline.returncode}), so no mutant can be judged: {baseline.stdout[-400:]}")
                 for index in chosen:
                     source, line, description = mutate(original, index)
                     path.write_text(source, encoding="utf-8")
                     try:
-                        result = subprocess.run(
-                            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:xdist", "-p", "no:cacheprovider",
-                             "--no-header", *tests], cwd=tree, capture_output=True, text=True, timeout=timeout,
-                            env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "CREDALBOOK_SKIP_NBVAL": "1",
-                                 "HOME": folder})
-                        killed = result.returncode != 0
+                        killed = _pytest(tests, tree, folder, timeout).returncode != 0
                     except subprocess.TimeoutExpired:
                         killed = True  # a mutant that makes the tests hang is caught
                     rows.append({"module": module, "index": index, "line": line, "mutation": description,

@@ -80,3 +80,10 @@ def test_cost_table_names_the_sets():
     table = cost_table(rows, matrix, ["h", "b"])
     assert table["subset"].tolist() == ["h", "b", "h,b"]
     assert table["b"].tolist() == pytest.approx([1.0, 0.0, 0.25])
+
+
+def test_a_margin_of_exactly_tol_is_not_possible():
+    # margin max_p min_y (c_y - c_Y) . p: with costs 2e-9 off the diagonal and a free set it is 2e-9 / 2 = TOL exactly
+    possible, p, margin = is_possible((0, 1), [0.0, 0.0], [[0.0, 2 * TOL], [2 * TOL, 0.0]])
+    assert margin == TOL and possible is False and p is None  # "possible" asks for a margin above TOL
+    assert is_possible((0, 1), [0.0, 0.0], [[0.0, 4 * TOL], [4 * TOL, 0.0]])[0] is True
