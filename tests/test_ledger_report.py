@@ -175,3 +175,15 @@ def test_a_chapter_grid_lists_each_table_with_its_cells_by_verdict_in_one_cell()
     row = text.splitlines()[2]
     assert row.startswith("| Table 7 | 1 |") and "not reproduced</span>&nbsp;1" in row
     assert "reproduced</span>&nbsp;0" not in row  # a verdict no cell has is left out
+
+
+def test_paper_lines_say_what_they_count_one_line_per_paper():
+    rows = SYNTHETIC.assign(finding=["zaffalon2012.a", "ferri2019.b", "", "ferri2019_table7#rule1", ""],
+                            severity=["misprint", "error of substance", "", "", ""])
+    text = report_module.paper_lines(rows)
+    lines = text.splitlines()
+    assert lines == [
+        "- **Zaffalon, Corani & Mauá (2012)**: 1 claim judged, 0% of them reproduced or within tolerance; "
+        "1 finding, 1 of them an erratum.",
+        "- **Ferri, Hernández-Orallo & Flach (2019)**: 2 claims and 1 printed number judged, 33% of them reproduced "
+        "or within tolerance; 2 findings, 1 of them an erratum."]  # the reading of Table 7's BS is not counted

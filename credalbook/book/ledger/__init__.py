@@ -9,10 +9,10 @@ evaluates everything, ``credalbook ledger`` prints it, and
 from credalbook.book.ledger.core import (CHECKS, KINDS, PAPERS, TABLES, VERDICTS, BookTable, Check, Claim, Finding,
                                     book_frame, book_table, check, claims, counts, discover, entry_label, evaluate_claim,
                                     evaluated, is_claim, is_reading, judge, judged_cells, ledger, load_inputs, printing_precision, stored, table_rows)
-from credalbook.book.ledger.report import (chapter_slice, errata, markdown_table, part_counts, part_summary, plot_verdicts,
-                                      report)
+from credalbook.book.ledger.report import (chapter_slice, errata, markdown_table, paper_lines, part_counts, part_summary,
+                                      plot_verdicts, report)
 
 __all__ = ["CHECKS", "KINDS", "PAPERS", "TABLES", "VERDICTS", "BookTable", "Check", "Claim", "Finding",
            "book_frame", "book_table", "check", "claims", "counts", "discover", "entry_label", "evaluate_claim",
            "evaluated", "is_claim", "is_reading", "judge", "judged_cells", "ledger", "load_inputs", "printing_precision", "stored", "table_rows", "chapter_slice",
-           "errata", "markdown_table", "part_counts", "part_summary", "plot_verdicts", "report"]
+           "errata", "markdown_table", "paper_lines", "part_counts", "part_summary", "plot_verdicts", "report"]

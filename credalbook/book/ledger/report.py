@@ -17,7 +17,8 @@ import pandas as pd
 from credalbook.book.ledger.core import PAPERS, VERDICTS, counts, is_claim, is_reading, ledger
 from credalbook.book.ledger.typeset import escape_text, plain, typeset
 
-__all__ = ["PARTS", "VERDICT_ORDER", "FOLD_AFTER", "UNEXPLAINED", "markdown_table", "part_counts", "part_summary", "table_summary",
+__all__ = ["PARTS", "VERDICT_ORDER", "FOLD_AFTER", "UNEXPLAINED", "markdown_table", "part_counts", "part_summary",
+           "paper_lines", "table_summary",
            "paper_summary", "paper_findings", "paper_report", "LIST_ENTRIES", "report_counts", "report", "chapter_slice", "paper_errata", "errata",
            "plot_verdicts", "anchor", "source_link", "section_key"]
 
@@ -271,6 +272,35 @@ def part_counts(table: pd.DataFrame) -> pd.DataFrame:
     grid["total"] = grid.sum(axis=1)
     grid.loc["all"] = grid.sum(axis=0)
     return grid.astype(int)
+
+
+def paper_lines(table: pd.DataFrame | None = None) -> str:
+    """One line per source paper for the landing page: the claims and the printed numbers of its tables the
+    ledger judges, the share of both that is reproduced or within tolerance, and its findings (errata among
+    them). Alternative readings are not counted; each count says what it counts."""
+    from credalbook.book.ledger.core import finding_counts
+
+    table = ledger() if table is None else table
+    counted = table[~is_reading(table["entry"])]
+    found = finding_counts(table) if _has_findings(table) and (counted["finding"].astype(str) != "").any() else None
+    lines = []
+    for key, paper in PAPERS.items():
+        rows = counted[counted["paper"] == key]
+        if rows.empty:
+            continue
+        claims, cells = int(is_claim(rows["entry"]).sum()), int((rows["entry"] == "table").sum())
+        checkable = rows[rows["verdict"] != "not checkable"]
+        held = checkable["verdict"].isin(["reproduced", "within tolerance"]).mean() if len(checkable) else float("nan")
+        judged = _join([f"{claims:,} {'claim' if claims == 1 else 'claims'}"]
+                       + ([f"{cells:,} printed {'number' if cells == 1 else 'numbers'}"] if cells else []))
+        total = int(found.loc[key, "total"]) if found is not None and key in found.index else 0
+        errata_found = int(found.loc[key, "erratum"]) if found is not None and key in found.index else 0
+        findings_text = (f"{total} {'finding' if total == 1 else 'findings'}"
+                         + (f", {errata_found} of them {'an erratum' if errata_found == 1 else 'errata'}"
+                            if errata_found else "") if total else "no finding")
+        lines.append(f"- **{paper.cite}**: {judged} judged, {held:.0%} of them reproduced or within "
+                     f"tolerance; {findings_text}.")
+    return "\n".join(lines)
 
 
 def _has_findings(table: pd.DataFrame) -> bool:
