@@ -528,8 +528,10 @@ def status_page(results: list[ExecutionResult], profile: str, jobs: int, root: P
     chapter_rows = [[f"{{doc}}`/{r.chapter}`", profile, f"{r.seconds:.1f}", r.status] for r in executed]
     total = sum(r.seconds for r in executed)
     records = _stored_results(root)
-    result_rows = [[f"`{m['name']}`", f"`{m['commit']}`", m["date"], m["profile"], f"{m['rows']:,}",
-                    f"{m['runtime_seconds']:,.0f}", _cached_share(m)] for m in records]
+    # a result's name may break after an underscore (a zero-width space; code would not wrap), and the day is the
+    # date: the table fits the column
+    result_rows = [[m["name"].replace("_", "\\_" + chr(0x200B)), f"`{m['commit']}`", str(m["date"]).split(" ")[0],
+                    m["profile"], f"{m['rows']:,}", f"{m['runtime_seconds']:,.0f}", _cached_share(m)] for m in records]
     notes = [f"- `{m['name']}`: {m['note']}" for m in records if m.get("note")]
     environment = [["Python", platform.python_version()], ["platform", f"{platform.system()} {platform.machine()}"],
                    ["processors", str(os.cpu_count())]] + [[p, _version(p)] for p in KEY_PACKAGES]
