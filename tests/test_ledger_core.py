@@ -372,3 +372,13 @@ def test_one_cause_in_several_tables_is_one_finding():
                   {"id": "t13[c]", "paper": "zaffalon2012", "entry": "table", "verdict": "erratum",
                    "finding": "zaffalon2012.claim", "detail": "CDT's leaf rule"})
     assert core._one_finding_per_cause(table).tolist() == ["t12#rule2", "t12#rule2", "t13#rule6", "zaffalon2012.claim"]
+
+
+def test_twin_records_rename_the_checks_named_and_drop_what_is_counted():
+    records = [{"id": "p.a", "check": "p.a", "sections": ["§1"], "note": "n", "finding": "p.x", "severity": "misprint"},
+               {"id": "p.b", "check": "p.b", "sections": ["§2"], "note": "m"}]
+    twins = core.twin_records(records, ("p.a",), lambda name: name.replace("p.", "p.r."), section="read so",
+                              reading="a reading", note=lambda name: f"as {name}")
+    assert twins == [{"id": "p.r.a", "check": "p.r.a", "sections": ["§1", "read so"], "note": "as p.a",
+                      "reading": "a reading"}]
+    assert records[0]["finding"] == "p.x"  # the originals are untouched

@@ -49,7 +49,7 @@ import yaml
 from credalbook.book.ledger import policy
 
 __all__ = ["VERDICTS", "KINDS", "Paper", "PAPERS", "Claim", "claims_dir", "claims", "Finding", "Check",
-           "check", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
+           "check", "protocol_twins", "twin_records", "stored", "load_inputs", "discover", "printing_precision", "judge", "evaluate_claim",
            "BookTable", "BOOK_READING", "entry_label", "is_reading", "is_claim", "book_table", "judged_cells", "table_rows", "COLUMNS", "book_frame", "fingerprint",
            "evaluated", "ledger", "counts", "finding_of", "findings", "finding_counts", "NEGATIVE"]
 
@@ -324,6 +324,37 @@ def check(name: str, *, inputs: dict[str, Callable[[], Any]] | None = None,
         return function
 
     return decorate
+
+
+def protocol_twins(names, twin: Callable[[str], str], paper_input: Callable[[Callable], Callable],
+                   mutate: dict[str, Callable[..., dict]] | None = None) -> None:
+    """The verdict policy's protocol rule for registered checks ``names``: each is registered again with every
+    input loader replaced by ``paper_input(loader)`` (the book's run of the paper's protocol; the counted verdict,
+    altered by ``mutate[name]`` where given, else by its own ``mutate``), and as ``twin(name)`` with its own
+    inputs (the book's convention, the reading whose claims are never counted)."""
+    for name in names:
+        item = CHECKS[name]
+        check(twin(name), inputs=dict(item.inputs), mutate=item.mutate)(item.function)
+        check(name, inputs={key: paper_input(loader) for key, loader in item.inputs.items()},
+              mutate=(mutate or {}).get(name, item.mutate))(item.function)
+
+
+def twin_records(records: list[dict], names, twin: Callable[[str], str], *, section: str, reading: str,
+                 note: Callable[[str], str]) -> list[dict]:
+    """The claim records of the twins :func:`protocol_twins` registers: each of ``records`` whose check is in
+    ``names``, its id and check renamed ``twin(id)``, ``section`` added to its sections, ``reading`` set, its note
+    ``note(id)``, and no ``finding`` or ``severity`` (a reading is never counted)."""
+    twins = []
+    for record in records:
+        if record["check"] not in names:
+            continue
+        twin_record = {key: value for key, value in record.items() if key not in ("finding", "severity")}
+        twin_record["id"] = twin_record["check"] = twin(record["id"])
+        twin_record["sections"] = [*record["sections"], section]
+        twin_record["reading"] = reading
+        twin_record["note"] = note(record["id"])
+        twins.append(twin_record)
+    return twins
 
 
 def stored(name: str) -> Callable[[], pd.DataFrame]:

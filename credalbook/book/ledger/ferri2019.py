@@ -34,7 +34,7 @@ from scipy.stats import spearmanr
 from credalbook import costspace as cs
 from credalbook.book.experiments import thresholds as th
 from credalbook.book.ledger import policy
-from credalbook.book.ledger.core import CHECKS, Finding, book_table, check, stored
+from credalbook.book.ledger.core import CHECKS, Finding, book_table, check, protocol_twins, stored, twin_records
 from credalbook.book.theory import costspace as theory
 
 __all__ = ["derivation", "published_table", "spam_example", "fig1_losses", "fig4_curves", "fig7_cost_lines",
@@ -1589,21 +1589,10 @@ def standins_twin(name: str) -> str:
 def standins_twin_records(records: list[dict]) -> list[dict]:
     """The claims of ``ferri2019_standins.yml``: each claim of ``records`` (as in ``ferri2019.yml``) whose check is of
     :data:`STUDY_CHECKS`, judged on the book's scikit-learn stand-ins, a reading never counted."""
-    twins = []
-    for record in records:
-        if record["check"] not in STUDY_CHECKS:
-            continue
-        twin = dict(record)
-        twin["id"] = twin["check"] = standins_twin(record["id"])
-        twin["sections"] = [*record["sections"], "on the book's stand-ins"]
-        twin["reading"] = STAND_INS
-        twin["note"] = (f"Judged on the book's scikit-learn stand-ins for Weka's learners (the stored run "
-                        f"ferri2019_thresholds), read as {record['id']} is (see its note), which is judged on "
-                        f"Weka's learners, the paper's protocol.")
-        for key in ("finding", "severity"):
-            twin.pop(key, None)
-        twins.append(twin)
-    return twins
+    return twin_records(records, STUDY_CHECKS, standins_twin, section="on the book's stand-ins", reading=STAND_INS,
+                        note=lambda name: f"Judged on the book's scikit-learn stand-ins for Weka's learners (the "
+                                          f"stored run ferri2019_thresholds), read as {name} is (see its note), "
+                                          f"which is judged on Weka's learners, the paper's protocol.")
 
 
 # Altered inputs for checks whose stand-ins' alteration cannot flip the verdict on Weka's learners: the
@@ -1793,9 +1782,4 @@ def cost_matrix_examples_reference(objects: dict, claim) -> Finding:
 #: Every check computed from the stored study of Sect. 6 and 7, judged on Weka's learners (the paper's protocol).
 STUDY_CHECKS = tuple(name for name, item in CHECKS.items()
                      if name.startswith("ferri2019.") and any(loader is RESULTS for loader in item.inputs.values()))
-for _name in STUDY_CHECKS:
-    _item = CHECKS[_name]
-    check(standins_twin(_name), inputs=dict(_item.inputs), mutate=_item.mutate)(_item.function)
-    check(_name, inputs={key: (WEKA_RESULTS if loader is RESULTS else loader) for key, loader in _item.inputs.items()},
-          mutate=_WEKA_MUTATE.get(_name, _item.mutate))(_item.function)
-del _name, _item
+protocol_twins(STUDY_CHECKS, standins_twin, lambda loader: WEKA_RESULTS if loader is RESULTS else loader, _WEKA_MUTATE)

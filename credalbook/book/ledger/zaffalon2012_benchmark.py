@@ -30,7 +30,8 @@ import pandas as pd
 
 from credalbook.book.experiments import benchmark as bm
 from credalbook.book.ledger import policy
-from credalbook.book.ledger.core import BOOK_READING, CHECKS, Finding, book_table, check, stored
+from credalbook.book.ledger.core import (BOOK_READING, CHECKS, Finding, book_table, check, protocol_twins, stored,
+                                         twin_records)
 from credalbook.book.reference import published
 
 __all__ = ["paper_table", "with_weka_leaf_rule", "paper_protocol_rows", "strict_twin", "strict_twin_records",
@@ -66,9 +67,9 @@ def paper_table(number: int):
 
 
 def with_weka_leaf_rule(means: pd.DataFrame) -> pd.DataFrame:
-    """Per-dataset means with the CDT scored by Weka-IP's leaf rule (the benchmark's ``CDT-weka`` rows)."""
-    kept = means[means["classifier"] != "CDT"]
-    return kept.assign(classifier=kept["classifier"].replace({"CDT-weka": "CDT"}))
+    """Per-dataset means with the CDT scored by Weka-IP's leaf rule (the benchmark's ``CDT-weka`` rows), as
+    :func:`paper_protocol_rows` makes the stored rows."""
+    return paper_protocol_rows(means)
 
 
 #: The reading of the benchmark's claims on the book's own, strict CDT leaf rule (reported, never counted).
@@ -657,27 +658,15 @@ def strict_twin(name: str) -> str:
 def strict_twin_records(records: list[dict]) -> list[dict]:
     """The claims of ``zaffalon2012_benchmark_strict.yml``: each benchmark claim (``records``, as in
     ``zaffalon2012_benchmark.yml``) judged on the book's strict CDT leaf rule, a reading never counted."""
-    twins = []
-    for record in records:
-        twin = dict(record)
-        twin["id"] = twin["check"] = strict_twin(record["id"])
-        twin["sections"] = [*record["sections"], "on the book's strict CDT leaf rule"]
-        twin["reading"] = STRICT_LEAF_RULE
-        twin["note"] = (f"Judged with the CDT scored by the book's strict leaf rule (its own convention), read as "
-                        f"{record['id']} is (see its note), which is judged on Weka-IP's rule, the paper's protocol.")
-        for key in ("finding", "severity"):
-            twin.pop(key, None)
-        twins.append(twin)
-    return twins
+    return twin_records(records, BENCHMARK_CLAIMS, strict_twin, section="on the book's strict CDT leaf rule",
+                        reading=STRICT_LEAF_RULE,
+                        note=lambda name: f"Judged with the CDT scored by the book's strict leaf rule (its own "
+                                          f"convention), read as {name} is (see its note), which is judged on "
+                                          f"Weka-IP's rule, the paper's protocol.")
 
 
 BENCHMARK_CLAIMS = tuple(name for name in CHECKS if name.startswith("zaffalon2012.bench-"))
-for _name in BENCHMARK_CLAIMS:
-    _item = CHECKS[_name]
-    check(strict_twin(_name), inputs=dict(_item.inputs), mutate=_item.mutate)(_item.function)
-    check(_name, inputs={key: (PAPER_RESULTS if loader is RESULTS else loader) for key, loader in _item.inputs.items()},
-          mutate=_item.mutate)(_item.function)
-del _name, _item
+protocol_twins(BENCHMARK_CLAIMS, strict_twin, lambda loader: PAPER_RESULTS if loader is RESULTS else loader)
 
 
 # ----------------------------------------------------------------------------------------------
