@@ -220,7 +220,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
             The fitted discretiser.
         """
         selection = self._selection()
-        return self._fit(validated_input(self, X, reset=True), y, selection)
+        return self._fit(self._columns(validated_input(self, X, reset=True)), y, selection)
 
     def fit_transform(self, X, y=None, **fit_params):
         """Fit to ``X`` and ``y``, then transform ``X`` (checked once): the same as ``fit(X, y).transform(X)``.
@@ -245,11 +245,12 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         selection = self._selection()
         frame = isinstance(X, pd.DataFrame)
         X = validated_input(self, X, reset=True)
-        return self._fit(X, y, selection)._transform(X, frame)
+        names_and_columns = self._columns(X)
+        return self._fit(names_and_columns, y, selection)._transform(names_and_columns, X.index if frame else None)
 
-    def _fit(self, X, y, selection: str):
-        """``fit`` on ``X`` already through ``validated_input``."""
-        names, columns = self._columns(X)
+    def _fit(self, names_and_columns, y, selection: str):
+        """``fit`` on the ``(names, columns)`` of an ``X`` already through ``validated_input``."""
+        names, columns = names_and_columns
         if not names:
             raise ValueError("X has no columns")
         _, labels = encode_labels(y, "y")
@@ -314,11 +315,13 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "cuts_")
         frame = isinstance(X, pd.DataFrame)
-        return self._transform(validated_input(self, X, reset=False), frame)
+        X = validated_input(self, X, reset=False)
+        return self._transform(self._columns(X), X.index if frame else None)
 
-    def _transform(self, X, frame: bool):
-        """``transform`` of ``X`` already through ``validated_input`` (``frame``: the input was a DataFrame)."""
-        names, columns = self._columns(X)
+    def _transform(self, names_and_columns, index):
+        """``transform`` of the ``(names, columns)`` of an ``X`` already through ``validated_input``; ``index``:
+        the input DataFrame's index (None: the input was an array)."""
+        names, columns = names_and_columns
         declared = set(getattr(self, "nominal", None) or [])
         out = {}
         for name, column, cuts, categories in zip(names, columns, self.cuts_, self.categories_):
@@ -341,9 +344,9 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 m = cuts.size + 1
             # codes are in -1..m-1 by construction: no second check of them
             out[name] = pd.Categorical.from_codes(codes, dtype=_code_dtype(max(m, 1)), validate=False)
-        if not frame and _get_output_config("transform", self)["dense"] == "default":
+        if index is None and _get_output_config("transform", self)["dense"] == "default":
             return np.column_stack([np.where(c.codes < 0, np.nan, c.codes.astype(float)) for c in out.values()])
-        return pd.DataFrame(out, index=X.index if frame else None)
+        return pd.DataFrame(out, index=index, copy=False)
 
 
 def missing_as_category(X: pd.DataFrame) -> pd.DataFrame:

@@ -179,7 +179,7 @@ def book_outputs(dataset: str, declared_classes: bool = False, conventions: tupl
     from credalbook.classifiers.naive import naive_counts, undominated_and_scores
     from credalbook.discrete import MISSING
     from credalbook.book.experiments.benchmark import fold_indices, load_dataset
-    from credalbook.book.experiments.jncc2 import _coded_columns
+    from credalbook.book.experiments.jncc2 import coded_columns
 
     conventions = tuple(sorted(set(conventions) | ({"declared_classes"} if declared_classes else set())))
     _, _, codes = load_dataset(dataset)
@@ -187,7 +187,7 @@ def book_outputs(dataset: str, declared_classes: bool = False, conventions: tupl
     train, test = fold_indices(codes, 0, 0)
     y = pd.Categorical(y)
     labels, K = y.codes.astype(np.int64), len(y.categories)
-    numeric, nominal, n_values = _coded_columns(X)
+    numeric, nominal, n_values = coded_columns(X)
     names = [_name(c) for c in X.columns]
     columns, cuts = [], {}
     for j, values in enumerate(numeric):

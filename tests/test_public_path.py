@@ -45,22 +45,60 @@ def test_the_public_command_prints_nccs_summary(capsys):
 
 
 def test_the_pairing_times_the_public_path_beside_the_core_and_jncc2(monkeypatch):
-    seconds = {"run": (2.0, 1.0), "public": (3.0, 2.0), "cv": (4.0, 5.0)}   # (wall, cpu) of each program
+    # (wall, cpu) of each program; "start": the same command with --runs 0
+    seconds = {("run", False): (2.0, 1.0), ("public", False): (3.0, 2.0), ("run", True): (0.5, 0.4),
+               ("public", True): (1.5, 1.3), ("cv", False): (4.0, 5.0)}
     called = []
 
     def fake(command, cwd, expected=None):
-        called.append(command[-1] if command[-1] != "cv" else "jncc2")
-        return seconds[command[-1] if command[-1] == "cv" else command[-2]]
+        start = command[-2:] == ["--runs", "0"]
+        program = "cv" if command[-1] == "cv" else command[-4 if start else -2]
+        called.append(("jncc2" if program == "cv" else program) + (" start" if start else ""))
+        return seconds[program, start]
 
     monkeypatch.setattr(jncc2, "_seconds", fake)
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=2)
-    assert called == ["iris", "iris", "jncc2"] * 3          # a warm-up round, then two counted ones, in turn
+    # a warm-up round, then two counted ones, in turn
+    assert called == ["run", "public", "run start", "public start", "jncc2"] * 3
     assert row["book_seconds"] == 2.0 and row["public_seconds"] == 3.0 and row["jncc2_seconds"] == 4.0
+    assert row["book_start_seconds"] == 0.5 and row["public_start_seconds"] == 1.5
     assert row["ratio"] == pytest.approx(0.5) and row["public_ratio"] == pytest.approx(0.75)
     assert row["public_cpu_ratio"] == pytest.approx(0.4) and row["public_core_ratio"] == pytest.approx(1.5)
+    # the work, each run less its start-up: (3 - 1.5) / (2 - 0.5) of wall time, (2 - 1.3) / (1 - 0.4) of CPU
+    assert row["public_core_work_ratio"] == pytest.approx(1.0)
+    assert row["public_core_work_cpu_ratio"] == pytest.approx(0.7 / 0.6)
     called.clear()
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=1, public=False)
-    assert "public_seconds" not in row and called == ["iris", "jncc2"] * 2
+    assert "public_seconds" not in row and called == ["run", "jncc2"] * 2
+
+
+@pytest.mark.parametrize("command", ["run", "public"])
+def test_no_runs_is_the_start_up_alone(command, capsys):
+    assert jncc2.main([command, "contact-lenses", "--runs", "0"]) == 0
+    assert capsys.readouterr().out == ""
+    data = load("contact-lenses", group="zaffalon2012")
+    folds = (jncc2.cross_validate_public if command == "public" else jncc2.cross_validate_naive)(data.X, data.y,
+                                                                                                 runs=())
+    assert all(values.size == 0 for values in folds.values()) and {"run", "fold", "n_test"} <= set(folds)
+    with pytest.raises(SystemExit):
+        jncc2.main([command, "contact-lenses", "--runs", "-1"])
+    assert "--runs must be 0 or more" in capsys.readouterr().err
+
+
+def test_the_hot_path_through_the_public_pipeline_computes_what_its_yardstick_does():
+    """The public pipeline and the array core on a DataFrame of numeric and nominal features: the same sets."""
+    from credalbook.book import performance
+
+    path = performance.HOT_PATHS["NCC public pipeline"]
+    largest = []
+    for k in path.ks:
+        data = path.setup(path.sizes[0], k, np.random.default_rng(1))
+        sets, _ = path.run(data)
+        core_sets, _ = path.yardstick(data)
+        assert sets.shape == (1_000, k)
+        np.testing.assert_array_equal(sets, core_sets)
+        largest.append(sets.sum(axis=1).max())
+    assert max(largest) > 1      # some indeterminate outputs
 
 
 def _frame(columns):

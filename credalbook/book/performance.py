@@ -112,6 +112,38 @@ def _lncc_run(data):
     return LazyNaiveCredalClassifier().fit(X, y).predict_set(X_test)
 
 
+def _mixed_setup(n, k, rng, n_test: int = 1_000, numeric: int = 2):
+    """``n`` training and ``n_test`` test instances of ``numeric`` numeric and 8 nominal features (a DataFrame, as
+    users hold data), with the same data coded as arrays (:func:`~credalbook.book.experiments.jncc2.coded_columns`)."""
+    import pandas as pd
+
+    from credalbook.book.experiments.jncc2 import coded_columns
+
+    codes, y = _discrete(n + n_test, k, rng, d=8)
+    frame, labels = _frames(codes, y)
+    for j in range(numeric):
+        frame.insert(j, f"x{j}", rng.normal(y.astype(float) * (j + 1), 1.5 * (j + 1)))
+    frame.index = pd.RangeIndex(n + n_test)
+    train = np.arange(n + n_test) < n
+    return {"X": frame.iloc[:n], "y": labels.iloc[:n], "X_test": frame.iloc[n:], "columns": coded_columns(frame),
+            "labels": y.astype(np.int64), "n_classes": k, "train": train}
+
+
+def _public_pipeline_run(data):
+    from credalbook.classifiers import NaiveCredalClassifier
+    from credalbook.pipeline import make_set_pipeline
+    from credalbook.preprocessing import MDLDiscretizer
+
+    pipeline = make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier())
+    return pipeline.fit(data["X"], data["y"]).predict_with_set(data["X_test"])
+
+
+def _array_core(data):
+    from credalbook.book.experiments.jncc2 import naive_fold
+
+    return naive_fold(*data["columns"], data["labels"], data["n_classes"], data["train"])
+
+
 def _mdl_setup(n, k, rng):
     y = rng.integers(0, k, n)
     return rng.normal(y.astype(float), 1.5), y, k
@@ -196,7 +228,8 @@ def _imcp_available() -> bool:
 
 
 #: The timed paths (NCC and LNCC on nominal data, MDL's cut points, the set measures and IMCP in one
-#: pass, the exact expected loss under a Beta-distributed cost proportion), by name.
+#: pass, MDL and NCC through the public pipeline against the array core, the exact expected loss under
+#: a Beta-distributed cost proportion), by name.
 HOT_PATHS = {
     "NCC fit + predict_set": HotPath("NCC on 10 nominal features, 1,000 test instances", _nominal_setup(1_000), _ncc_run,
                                      sizes=(1_000, 10_000, 100_000, 1_000_000), ks=(2, 10)),
@@ -210,6 +243,10 @@ HOT_PATHS = {
     "IMCP": HotPath("IMCP score of an n x K probability matrix", _proba_setup, _imcp_run,
                     sizes=(10_000, 100_000, 1_000_000), ks=(3, 10),
                     yardstick=_imcp_package, yardstick_name="the imcp package"),
+    "NCC public pipeline": HotPath("MDL then NCC through make_set_pipeline on a DataFrame of 2 numeric and 8 "
+                                   "nominal features, 1,000 test instances", _mixed_setup, _public_pipeline_run,
+                                   sizes=(1_000, 10_000, 100_000, 1_000_000), ks=(2, 10), yardstick=_array_core,
+                                   yardstick_name="the array core (MDL, counts and dominance on arrays)"),
     "expected loss": HotPath("exact expected loss, score-driven, Beta concentration γ", _loss_setup, _loss_run,
                              sizes=(100, 1_000, 10_000), ks=(1, 16), k_name="γ", yardstick=_loss_monte_carlo,
                              yardstick_name="Monte Carlo, standard error 10⁻⁴"),

@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["FOLD_COLUMNS", "NCC_COLUMNS", "cross_validate_naive", "cross_validate_public", "summary", "jncc2_arff",
+__all__ = ["FOLD_COLUMNS", "NCC_COLUMNS", "coded_columns", "naive_fold", "cross_validate_naive", "cross_validate_public", "summary", "jncc2_arff",
            "pair", "main"]
 
 #: The per-fold sums :func:`cross_validate_naive` returns (counts over the fold's test instances).
@@ -58,7 +58,7 @@ FOLD_COLUMNS = ("n_test", "nbc_correct", "ncc_determinate", "ncc_single_correct"
 NCC_COLUMNS = ("n_test", "ncc_determinate", "ncc_single_correct", "ncc_set_hits", "ncc_indeterminate_size")
 
 
-def _coded_columns(X) -> tuple[list[np.ndarray | None], list[np.ndarray], np.ndarray]:
+def coded_columns(X) -> tuple[list[np.ndarray | None], list[np.ndarray], np.ndarray]:
     """Per column of a DataFrame: float values (numeric) or None, the nominal codes, and the nominal numbers of values."""
     import pandas as pd
 
@@ -76,6 +76,36 @@ def _coded_columns(X) -> tuple[list[np.ndarray | None], list[np.ndarray], np.nda
     return numeric, codes, np.asarray(n_values, dtype=np.int64)
 
 
+def naive_fold(numeric, nominal, nominal_values, labels, n_classes: int, train, *, s: float = 1.0,
+               selection: str = "entropy") -> tuple[np.ndarray, np.ndarray]:
+    """NCC's sets and NBC's scores on the test rows (``~train``) of one fold, on arrays: the array core.
+
+    ``numeric``, ``nominal``, ``nominal_values`` as :func:`coded_columns` gives them, ``labels``
+    the class codes, ``train`` a boolean mask of the training rows. MDL's cuts are found on the
+    training rows (the classes those up to the largest code there, as :class:`MDLDiscretizer`
+    takes them), every column coded, then counted and compared.
+    """
+    from credalbook._mdl import mdl_cuts
+    from credalbook.classifiers.naive import naive_counts, undominated_and_scores
+    from credalbook.discrete import MISSING
+
+    train_values = [v[train] for v in numeric if v is not None]
+    observed = [~np.isnan(v) for v in train_values]
+    cuts = iter(mdl_cuts([v[o] for v, o in zip(train_values, observed)], [labels[train][o] for o in observed],
+                         int(labels[train].max()) + 1, selection))
+    columns, n_values = [], nominal_values.copy()
+    for j, values in enumerate(numeric):
+        if values is None:
+            columns.append(nominal[j])
+            continue
+        column_cuts = next(cuts)
+        columns.append(np.where(np.isnan(values), MISSING, np.searchsorted(column_cuts, values, side="left")))
+        n_values[j] = column_cuts.size + 1
+    Xc = np.column_stack(columns)
+    counts = naive_counts(Xc[train], labels[train], n_classes, n_values)
+    return undominated_and_scores(counts, Xc[~train], s)
+
+
 def cross_validate_naive(X, y, *, runs=range(10), n_splits: int = 10, seed: int = 0, s: float = 1.0,
                          selection: str = "entropy") -> dict[str, np.ndarray]:
     """NBC and NCC under repeated stratified cross-validation with MDL in each training fold, on arrays.
@@ -86,35 +116,17 @@ def cross_validate_naive(X, y, *, runs=range(10), n_splits: int = 10, seed: int 
     """
     import pandas as pd
 
-    from credalbook._mdl import mdl_cuts
-    from credalbook.classifiers.naive import naive_counts, undominated_and_scores
-    from credalbook.discrete import MISSING
     from credalbook.book.experiments.protocols import stratified_folds
 
     y = pd.Categorical(y)
     labels, K = y.codes.astype(np.int64), len(y.categories)
-    numeric, nominal, nominal_values = _coded_columns(X)
+    numeric, nominal, nominal_values = coded_columns(X)
     rows = {key: [] for key in ("run", "fold") + FOLD_COLUMNS}
     for run in runs:
         folds = stratified_folds(y, n_splits, seed=seed, repeat=run)
         for fold in range(n_splits):
             train = folds != fold
-            train_values = [v[train] for v in numeric if v is not None]
-            observed = [~np.isnan(v) for v in train_values]
-            # as MDLDiscretizer: the classes are those up to the largest code in the training fold
-            cuts = iter(mdl_cuts([v[o] for v, o in zip(train_values, observed)], [labels[train][o] for o in observed],
-                                 int(labels[train].max()) + 1, selection))
-            columns, n_values = [], nominal_values.copy()
-            for j, values in enumerate(numeric):
-                if values is None:
-                    columns.append(nominal[j])
-                    continue
-                column_cuts = next(cuts)
-                columns.append(np.where(np.isnan(values), MISSING, np.searchsorted(column_cuts, values, side="left")))
-                n_values[j] = column_cuts.size + 1
-            Xc = np.column_stack(columns)
-            counts = naive_counts(Xc[train], labels[train], K, n_values)
-            sets, scores = undominated_and_scores(counts, Xc[~train], s)
+            sets, scores = naive_fold(numeric, nominal, nominal_values, labels, K, train, s=s, selection=selection)
             truth = labels[~train]
             size = sets.sum(axis=1)
             determinate = size == 1
@@ -165,10 +177,12 @@ def cross_validate_public(X, y, *, runs=range(10), n_splits: int = 10, seed: int
         for fold in range(n_splits):
             splits.append((np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)))
             keys.append((run, fold))
-    scores = cross_validate(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s)), X, y, cv=splits,
-                            scoring=_ncc_fold_sums, error_score="raise")
     out = {"run": np.array([run for run, _ in keys], dtype=np.int64),
            "fold": np.array([fold for _, fold in keys], dtype=np.int64)}
+    if not splits:     # no runs: nothing to score (the start-up alone, as the timings take it)
+        return out | {key: np.empty(0, dtype=np.int64) for key in NCC_COLUMNS}
+    scores = cross_validate(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s)), X, y, cv=splits,
+                            scoring=_ncc_fold_sums, error_score="raise")
     out.update({key: np.asarray(scores[f"test_{key}"], dtype=np.int64) for key in NCC_COLUMNS})
     return out
 
@@ -198,15 +212,16 @@ def summary(folds: dict[str, np.ndarray]) -> dict[str, float]:
     return {key: value for key, value in result.items() if value is not None}
 
 
-def _run(dataset: str, selection: str, public: bool = False) -> int:
+def _run(dataset: str, selection: str, public: bool = False, runs: int = 10) -> int:
     from credalbook.data import load
 
     data = load(dataset, group="zaffalon2012")
     if public:
-        result = summary(cross_validate_public(data.X, data.y))
+        folds = cross_validate_public(data.X, data.y, runs=range(runs))
     else:
-        result = summary(cross_validate_naive(data.X, data.y, selection=selection))
-    print(dataset, " ".join(f"{key} {value:.2f}" for key, value in result.items()))
+        folds = cross_validate_naive(data.X, data.y, runs=range(runs), selection=selection)
+    if runs:
+        print(dataset, " ".join(f"{key} {value:.2f}" for key, value in summary(folds).items()))
     return 0
 
 
@@ -268,9 +283,12 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
     (after one warm-up run of each), the median of the per-pair ratios book / JNCC2 of wall time
     (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core); with
     ``public``, the public path's (``python -m credalbook.book.experiments.jncc2 public``,
-    :func:`cross_validate_public`) median wall seconds (``public_seconds``) and the medians of the
+    :func:`cross_validate_public`) median wall seconds (``public_seconds``), the medians of the
     per-run ratios public / JNCC2 (``public_ratio``, ``public_cpu_ratio``) and public / book
-    (``public_core_ratio``).
+    (``public_core_ratio``), the start-ups of both (the same commands with ``--runs 0``: Python,
+    the imports and reading the data; ``book_start_seconds``, ``public_start_seconds``) and the
+    median ratio of their work, each run less its start-up, public / book, of wall and CPU time
+    (``public_core_work_ratio``, ``public_core_work_cpu_ratio``).
     """
     from credalbook.data import load
 
@@ -284,7 +302,9 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
             jncc2 = [java, "-jar", str(Path(jar).resolve()), f"{work}{os.sep}", "data.arff", "cv"]
             programs = [("book", module + ["run", dataset], None)]
             if public:
-                programs.append(("public", module + ["public", dataset], None))
+                programs += [("public", module + ["public", dataset], None),
+                             ("book_start", module + ["run", dataset, "--runs", "0"], None),
+                             ("public_start", module + ["public", dataset, "--runs", "0"], None)]
             programs.append(("jncc2", jncc2, work / "ResultsTable.csv"))
             times = {name: [] for name, _, _ in programs}
             for repeat in range(repeats + 1):
@@ -302,10 +322,18 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
                "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
                "ratio": median_ratio("book", "jncc2"), "cpu_ratio": median_ratio("book", "jncc2", 1)}
         if public:
+            def median_work_ratio(which: int) -> float:
+                return statistics.median((p[which] - ps[which]) / (b[which] - bs[which]) for p, ps, b, bs in zip(
+                    times["public"], times["public_start"], times["book"], times["book_start"]))
+
             row.update({"public_seconds": statistics.median(wall for wall, _ in times["public"]),
+                        "book_start_seconds": statistics.median(wall for wall, _ in times["book_start"]),
+                        "public_start_seconds": statistics.median(wall for wall, _ in times["public_start"]),
                         "public_ratio": median_ratio("public", "jncc2"),
                         "public_cpu_ratio": median_ratio("public", "jncc2", 1),
-                        "public_core_ratio": median_ratio("public", "book")})
+                        "public_core_ratio": median_ratio("public", "book"),
+                        "public_core_work_ratio": median_work_ratio(0),
+                        "public_core_work_cpu_ratio": median_work_ratio(1)})
         rows.append(row)
     return rows
 
@@ -313,12 +341,15 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m credalbook.book.experiments.jncc2", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    runs_help = "runs of ten-fold cross-validation (0: the start-up alone: imports and reading the data)"
     p = sub.add_parser("run", help="the book's run of the protocol on a dataset of the collection")
     p.add_argument("dataset")
     p.add_argument("--selection", default="entropy", choices=["entropy", "gain"])
+    p.add_argument("--runs", type=int, default=10, help=runs_help)
     p = sub.add_parser("public", help="NCC's part of the protocol through the public estimators (a pipeline under "
                                       "scikit-learn's cross_validate)")
     p.add_argument("dataset")
+    p.add_argument("--runs", type=int, default=10, help=runs_help)
     p = sub.add_parser("pair", help="time the book's run, its public path and JNCC2's side by side")
     p.add_argument("datasets", nargs="+")
     p.add_argument("--jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
@@ -327,16 +358,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-public", action="store_true", help="leave the public path out")
     p.add_argument("--csv", help="also write the table to this file")
     args = parser.parse_args(argv)
+    if args.command in ("run", "public") and args.runs < 0:
+        parser.error(f"--runs must be 0 or more, got {args.runs}")
     if args.command == "run":
-        return _run(args.dataset, args.selection)
+        return _run(args.dataset, args.selection, runs=args.runs)
     if args.command == "public":
-        return _run(args.dataset, "entropy", public=True)
+        return _run(args.dataset, "entropy", public=True, runs=args.runs)
     if not args.jar:
         parser.error("give --jar or set CREDALBOOK_JNCC2_JAR")
     rows = pair(args.datasets, args.jar, repeats=args.repeats, public=not args.no_public)
     for row in rows:
         public = (f"; public {row['public_seconds']:7.2f} s, ratio {row['public_ratio']:.2f}, "
-                  f"{row['public_core_ratio']:.2f} x book" if "public_seconds" in row else "")
+                  f"{row['public_core_ratio']:.2f} x book ({row['public_core_work_ratio']:.2f} x less start-ups)"
+                  if "public_seconds" in row else "")
         print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
               f"{row['classes']:2d} classes: book {row['book_seconds']:7.2f} s, JNCC2 {row['jncc2_seconds']:7.2f} s, "
               f"ratio {row['ratio']:.2f} (CPU {row['cpu_ratio']:.2f}){public}")
