@@ -46,20 +46,26 @@ def test_the_public_command_prints_nccs_summary(capsys):
 
 def test_the_pairing_times_the_public_path_beside_the_core_and_jncc2(monkeypatch):
     # (wall, cpu) of each program; "start": the same command with --runs 0
-    seconds = {("run", False): (2.0, 1.0), ("public", False): (3.0, 2.0), ("run", True): (0.5, 0.4),
-               ("public", True): (1.5, 1.3), ("cv", False): (4.0, 5.0)}
+    seconds = {"run": (2.0, 1.0), "public": (3.0, 2.0), "run start": (0.5, 0.4), "public start": (1.5, 1.3),
+               "public nothing": (2.0, 1.5), "jncc2": (4.0, 5.0)}
     called = []
 
     def fake(command, cwd, expected=None):
-        start = command[-2:] == ["--runs", "0"]
-        program = "cv" if command[-1] == "cv" else command[-4 if start else -2]
-        called.append(("jncc2" if program == "cv" else program) + (" start" if start else ""))
-        return seconds[program, start]
+        if command[-1] == "cv":
+            name = "jncc2"
+        elif command[-2:] == ["--runs", "0"]:
+            name = command[-4] + " start"
+        elif command[-1] == "--do-nothing":
+            name = command[-3] + " nothing"
+        else:
+            name = command[-2]
+        called.append(name)
+        return seconds[name]
 
     monkeypatch.setattr(jncc2, "_seconds", fake)
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=2)
     # a warm-up round, then two counted ones, in turn
-    assert called == ["run", "public", "run start", "public start", "jncc2"] * 3
+    assert called == ["run", "public", "run start", "public start", "public nothing", "jncc2"] * 3
     assert row["book_seconds"] == 2.0 and row["public_seconds"] == 3.0 and row["jncc2_seconds"] == 4.0
     assert row["book_start_seconds"] == 0.5 and row["public_start_seconds"] == 1.5
     assert row["ratio"] == pytest.approx(0.5) and row["public_ratio"] == pytest.approx(0.75)
@@ -67,6 +73,10 @@ def test_the_pairing_times_the_public_path_beside_the_core_and_jncc2(monkeypatch
     # the work, each run less its start-up: (3 - 1.5) / (2 - 0.5) of wall time, (2 - 1.3) / (1 - 0.4) of CPU
     assert row["public_core_work_ratio"] == pytest.approx(1.0)
     assert row["public_core_work_cpu_ratio"] == pytest.approx(0.7 / 0.6)
+    # what the estimators add to the do-nothing pipeline: (3 - 2) / (2 - 0.5), (2 - 1.5) / (1 - 0.4)
+    assert row["do_nothing_seconds"] == 2.0
+    assert row["estimators_core_ratio"] == pytest.approx(1 / 1.5)
+    assert row["estimators_core_cpu_ratio"] == pytest.approx(0.5 / 0.6)
     called.clear()
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=1, public=False)
     assert "public_seconds" not in row and called == ["run", "jncc2"] * 2
@@ -83,6 +93,16 @@ def test_no_runs_is_the_start_up_alone(command, capsys):
     with pytest.raises(SystemExit):
         jncc2.main([command, "contact-lenses", "--runs", "-1"])
     assert "--runs must be 0 or more" in capsys.readouterr().err
+
+
+def test_the_do_nothing_pipeline_scores_every_fold_as_vacuous(capsys):
+    data = load("contact-lenses", group="zaffalon2012")
+    folds = jncc2.cross_validate_public(data.X, data.y, runs=[0], do_nothing=True)
+    # every set holds all three classes: no determinate output, every set a hit of size 3
+    assert folds["ncc_determinate"].sum() == 0 and (folds["ncc_set_hits"] == folds["n_test"]).all()
+    assert (folds["ncc_indeterminate_size"] == 3 * folds["n_test"]).all() and folds["n_test"].sum() == 24
+    assert jncc2.main(["public", "contact-lenses", "--do-nothing"]) == 0
+    assert capsys.readouterr().out.startswith("contact-lenses NccDeterm 0.00")
 
 
 def test_the_hot_path_through_the_public_pipeline_computes_what_its_yardstick_does():

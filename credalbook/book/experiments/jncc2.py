@@ -153,14 +153,16 @@ def _ncc_fold_sums(estimator, X, y) -> dict[str, int]:
 
 
 def cross_validate_public(X, y, *, runs=range(10), n_splits: int = 10, seed: int = 0,
-                          s: float = 1.0) -> dict[str, np.ndarray]:
+                          s: float = 1.0, do_nothing: bool = False) -> dict[str, np.ndarray]:
     """NCC under repeated stratified cross-validation through the public estimators, on a DataFrame.
 
     ``make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s))`` under scikit-learn's
     :func:`~sklearn.model_selection.cross_validate` on the folds of :func:`cross_validate_naive`
     (``X`` a DataFrame of float and Categorical columns, ``y`` the classes, made a Categorical so
     that every category is a class). Returns arrays ``run``, ``fold`` and the per-fold sums of
-    :data:`NCC_COLUMNS`, equal to :func:`cross_validate_naive`'s.
+    :data:`NCC_COLUMNS`, equal to :func:`cross_validate_naive`'s. With ``do_nothing``, the same
+    through a pipeline of steps that do nothing (``_do_nothing.do_nothing_pipeline``, every set the
+    vacuous one): scikit-learn's and pandas' share of the cost, the floor under any estimator.
     """
     import pandas as pd
     from sklearn.model_selection import cross_validate
@@ -181,8 +183,13 @@ def cross_validate_public(X, y, *, runs=range(10), n_splits: int = 10, seed: int
            "fold": np.array([fold for _, fold in keys], dtype=np.int64)}
     if not splits:     # no runs: nothing to score (the start-up alone, as the timings take it)
         return out | {key: np.empty(0, dtype=np.int64) for key in NCC_COLUMNS}
-    scores = cross_validate(make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s)), X, y, cv=splits,
-                            scoring=_ncc_fold_sums, error_score="raise")
+    if do_nothing:
+        from credalbook.book.experiments._do_nothing import do_nothing_pipeline
+
+        pipeline = do_nothing_pipeline()
+    else:
+        pipeline = make_set_pipeline(MDLDiscretizer(), NaiveCredalClassifier(s=s))
+    scores = cross_validate(pipeline, X, y, cv=splits, scoring=_ncc_fold_sums, error_score="raise")
     out.update({key: np.asarray(scores[f"test_{key}"], dtype=np.int64) for key in NCC_COLUMNS})
     return out
 
@@ -212,12 +219,12 @@ def summary(folds: dict[str, np.ndarray]) -> dict[str, float]:
     return {key: value for key, value in result.items() if value is not None}
 
 
-def _run(dataset: str, selection: str, public: bool = False, runs: int = 10) -> int:
+def _run(dataset: str, selection: str, public: bool = False, runs: int = 10, do_nothing: bool = False) -> int:
     from credalbook.data import load
 
     data = load(dataset, group="zaffalon2012")
     if public:
-        folds = cross_validate_public(data.X, data.y, runs=range(runs))
+        folds = cross_validate_public(data.X, data.y, runs=range(runs), do_nothing=do_nothing)
     else:
         folds = cross_validate_naive(data.X, data.y, runs=range(runs), selection=selection)
     if runs:
@@ -286,9 +293,12 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
     :func:`cross_validate_public`) median wall seconds (``public_seconds``), the medians of the
     per-run ratios public / JNCC2 (``public_ratio``, ``public_cpu_ratio``) and public / book
     (``public_core_ratio``), the start-ups of both (the same commands with ``--runs 0``: Python,
-    the imports and reading the data; ``book_start_seconds``, ``public_start_seconds``) and the
-    median ratio of their work, each run less its start-up, public / book, of wall and CPU time
-    (``public_core_work_ratio``, ``public_core_work_cpu_ratio``).
+    the imports and reading the data; ``book_start_seconds``, ``public_start_seconds``), the median
+    ratio of their work, each run less its start-up, public / book, of wall and CPU time
+    (``public_core_work_ratio``, ``public_core_work_cpu_ratio``), the public path through steps
+    that do nothing (``--do-nothing``: its start-up and scikit-learn's and pandas' share;
+    ``do_nothing_seconds``) and the median ratio of what the estimators add to that, public less
+    do-nothing over book less its start-up (``estimators_core_ratio``, ``estimators_core_cpu_ratio``).
     """
     from credalbook.data import load
 
@@ -304,7 +314,8 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
             if public:
                 programs += [("public", module + ["public", dataset], None),
                              ("book_start", module + ["run", dataset, "--runs", "0"], None),
-                             ("public_start", module + ["public", dataset, "--runs", "0"], None)]
+                             ("public_start", module + ["public", dataset, "--runs", "0"], None),
+                             ("do_nothing", module + ["public", dataset, "--do-nothing"], None)]
             programs.append(("jncc2", jncc2, work / "ResultsTable.csv"))
             times = {name: [] for name, _, _ in programs}
             for repeat in range(repeats + 1):
@@ -322,18 +333,21 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
                "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
                "ratio": median_ratio("book", "jncc2"), "cpu_ratio": median_ratio("book", "jncc2", 1)}
         if public:
-            def median_work_ratio(which: int) -> float:
+            def median_work_ratio(less: str, which: int) -> float:
                 return statistics.median((p[which] - ps[which]) / (b[which] - bs[which]) for p, ps, b, bs in zip(
-                    times["public"], times["public_start"], times["book"], times["book_start"]))
+                    times["public"], times[less], times["book"], times["book_start"]))
 
             row.update({"public_seconds": statistics.median(wall for wall, _ in times["public"]),
                         "book_start_seconds": statistics.median(wall for wall, _ in times["book_start"]),
                         "public_start_seconds": statistics.median(wall for wall, _ in times["public_start"]),
+                        "do_nothing_seconds": statistics.median(wall for wall, _ in times["do_nothing"]),
                         "public_ratio": median_ratio("public", "jncc2"),
                         "public_cpu_ratio": median_ratio("public", "jncc2", 1),
                         "public_core_ratio": median_ratio("public", "book"),
-                        "public_core_work_ratio": median_work_ratio(0),
-                        "public_core_work_cpu_ratio": median_work_ratio(1)})
+                        "public_core_work_ratio": median_work_ratio("public_start", 0),
+                        "public_core_work_cpu_ratio": median_work_ratio("public_start", 1),
+                        "estimators_core_ratio": median_work_ratio("do_nothing", 0),
+                        "estimators_core_cpu_ratio": median_work_ratio("do_nothing", 1)})
         rows.append(row)
     return rows
 
@@ -350,6 +364,8 @@ def main(argv: list[str] | None = None) -> int:
                                       "scikit-learn's cross_validate)")
     p.add_argument("dataset")
     p.add_argument("--runs", type=int, default=10, help=runs_help)
+    p.add_argument("--do-nothing", action="store_true",
+                   help="through a pipeline of steps that do nothing: scikit-learn's and pandas' share")
     p = sub.add_parser("pair", help="time the book's run, its public path and JNCC2's side by side")
     p.add_argument("datasets", nargs="+")
     p.add_argument("--jar", default=os.environ.get("CREDALBOOK_JNCC2_JAR"),
@@ -363,13 +379,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         return _run(args.dataset, args.selection, runs=args.runs)
     if args.command == "public":
-        return _run(args.dataset, "entropy", public=True, runs=args.runs)
+        return _run(args.dataset, "entropy", public=True, runs=args.runs, do_nothing=args.do_nothing)
     if not args.jar:
         parser.error("give --jar or set CREDALBOOK_JNCC2_JAR")
     rows = pair(args.datasets, args.jar, repeats=args.repeats, public=not args.no_public)
     for row in rows:
         public = (f"; public {row['public_seconds']:7.2f} s, ratio {row['public_ratio']:.2f}, "
-                  f"{row['public_core_ratio']:.2f} x book ({row['public_core_work_ratio']:.2f} x less start-ups)"
+                  f"{row['public_core_ratio']:.2f} x book ({row['public_core_work_ratio']:.2f} x less start-ups, "
+                  f"estimators {row['estimators_core_ratio']:.2f} x the core)"
                   if "public_seconds" in row else "")
         print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
               f"{row['classes']:2d} classes: book {row['book_seconds']:7.2f} s, JNCC2 {row['jncc2_seconds']:7.2f} s, "
