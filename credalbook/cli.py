@@ -317,7 +317,8 @@ def _cmd_bench(args) -> int:
                                 runtime_seconds=time.perf_counter() - start,
                                 note=f"whole-process wall seconds, medians over the repeats; ratio = book / JNCC2 "
                                      f"1.11, public_ratio = public path / JNCC2, public_core_ratio = public path / "
-                                     f"book, public_core_work_ratio = the same, each run less its start-up (--runs 0); "
+                                     f"book, public_core_loop_ratio = the same of the cross-validation loops, estimators_core_ratio = "
+                                     f"(public loop - do-nothing loop) / book loop; "
                                      f"{machine}")
             print(f"[bench] -> {path}")
     return 0

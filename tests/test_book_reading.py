@@ -13,8 +13,9 @@ Issue 25 adds, on every page (the API reference too): no machine text (an object
 address, ``<locals>``, a Python power ``x**2``, raw TeX such as ``c{h,b}(h)``, a snake_case table
 header, a dict or repr printed as a value in the reference); no block wider than the text column
 at 1280 px (a table or code line that spills out or hides columns behind a scroll bar); no
-sideways scrolling of the page at 390 px (a wide block may scroll inside its own box there); and
-every figure numbered with a caption and alt text that is not a file name.
+sideways scrolling of the page at 390 px (a wide block may scroll inside its own box there); no
+entry of the right-hand contents panel wider than the panel at 1280 px; and every figure numbered
+with a caption and alt text that is not a file name.
 """
 from __future__ import annotations
 
@@ -304,6 +305,29 @@ def test_page_blocks_fit_the_column_at_1280_px(browser, page):
     browser.execute_script(OPEN_FOLDS)
     wide = browser.execute_script(WIDER_THAN_COLUMN)
     assert not wide, f"{page}: blocks wider than the text column at 1280 px: {wide[:4]}"
+
+
+CONTENTS_PANEL = """
+    const panel = document.querySelector('.bd-sidebar-secondary');
+    if (!panel || panel.offsetParent === null) return [];
+    const out = [];
+    if (panel.scrollWidth > panel.clientWidth + 1) out.push(`panel ${panel.scrollWidth - panel.clientWidth} px too wide`);
+    const right = panel.getBoundingClientRect().right;
+    for (const a of panel.querySelectorAll('a')) {
+        const r = a.getBoundingClientRect();
+        if (r.width && r.right > right + 1) out.push(`${a.innerText.trim().slice(0, 60)}: ${Math.round(r.right - right)} px`);
+    }
+    return out;
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", _pages())
+def test_page_contents_panel_fits_at_1280_px(browser, page):
+    """The right-hand contents panel: a long entry (an API name, module.Class.method) breaks, never scrolls."""
+    _open(browser, page)
+    spills = browser.execute_script(CONTENTS_PANEL)
+    assert not spills, f"{page}: the contents panel scrolls sideways at 1280 px: {spills[:4]}"
 
 
 @pytest.mark.browser

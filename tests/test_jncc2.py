@@ -67,7 +67,7 @@ def test_the_run_imports_no_scikit_learn_and_prints_the_summary():
             "print('sklearn' in sys.modules, 'scipy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0].startswith("contact-lenses NbcAcc") and "NccDeterm" in out[0]
-    assert out[1] == "False False"
+    assert out[1].startswith("loop_seconds ") and out[2] == "False False"
 
 
 def test_pair_needs_the_jar(capsys):
@@ -101,5 +101,7 @@ def test_a_failed_timed_run_raises_with_its_message(tmp_path):
         jncc2._seconds(command, tmp_path, tmp_path / "ResultsTable.csv")
     with pytest.raises(RuntimeError, match="exit 3"):
         jncc2._seconds([sys.executable, "-c", "raise SystemExit(3)"], tmp_path)
-    wall, cpu = jncc2._seconds([sys.executable, "-c", "sum(range(3_000_000))"], tmp_path)
-    assert wall > 0 and 0 < cpu < 10 * wall
+    wall, cpu, loop = jncc2._seconds([sys.executable, "-c", "sum(range(3_000_000))"], tmp_path)
+    assert wall > 0 and 0 < cpu < 10 * wall and loop is None
+    _, _, loop = jncc2._seconds([sys.executable, "-c", "print('summary'); print('loop_seconds 0.25')"], tmp_path)
+    assert loop == 0.25

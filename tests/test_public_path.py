@@ -45,47 +45,41 @@ def test_the_public_command_prints_nccs_summary(capsys):
 
 
 def test_the_pairing_times_the_public_path_beside_the_core_and_jncc2(monkeypatch):
-    # (wall, cpu) of each program; "start": the same command with --runs 0
-    seconds = {"run": (2.0, 1.0), "public": (3.0, 2.0), "run start": (0.5, 0.4), "public start": (1.5, 1.3),
-               "public nothing": (2.0, 1.5), "jncc2": (4.0, 5.0)}
+    # (wall, cpu, loop) of each program: the loop is what the run printed as loop_seconds (JNCC2 prints none)
+    seconds = {"run": (2.0, 1.0, 1.5), "public": (3.0, 2.0, 1.8), "public nothing": (2.5, 1.5, 0.3),
+               "jncc2": (4.0, 5.0, None)}
     called = []
 
     def fake(command, cwd, expected=None):
-        if command[-1] == "cv":
-            name = "jncc2"
-        elif command[-2:] == ["--runs", "0"]:
-            name = command[-4] + " start"
-        elif command[-1] == "--do-nothing":
-            name = command[-3] + " nothing"
-        else:
-            name = command[-2]
+        name = "jncc2" if command[-1] == "cv" else (command[-3] + " nothing" if command[-1] == "--do-nothing"
+                                                     else command[-2])
         called.append(name)
         return seconds[name]
 
     monkeypatch.setattr(jncc2, "_seconds", fake)
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=2)
-    # a warm-up round, then two counted ones, in turn
-    assert called == ["run", "public", "run start", "public start", "public nothing", "jncc2"] * 3
+    assert called == ["run", "public", "public nothing", "jncc2"] * 3     # a warm-up round, then two, in turn
     assert row["book_seconds"] == 2.0 and row["public_seconds"] == 3.0 and row["jncc2_seconds"] == 4.0
-    assert row["book_start_seconds"] == 0.5 and row["public_start_seconds"] == 1.5
     assert row["ratio"] == pytest.approx(0.5) and row["public_ratio"] == pytest.approx(0.75)
     assert row["public_cpu_ratio"] == pytest.approx(0.4) and row["public_core_ratio"] == pytest.approx(1.5)
-    # the work, each run less its start-up: (3 - 1.5) / (2 - 0.5) of wall time, (2 - 1.3) / (1 - 0.4) of CPU
-    assert row["public_core_work_ratio"] == pytest.approx(1.0)
-    assert row["public_core_work_cpu_ratio"] == pytest.approx(0.7 / 0.6)
-    # what the estimators add to the do-nothing pipeline: (3 - 2) / (2 - 0.5), (2 - 1.5) / (1 - 0.4)
-    assert row["do_nothing_seconds"] == 2.0
-    assert row["estimators_core_ratio"] == pytest.approx(1 / 1.5)
-    assert row["estimators_core_cpu_ratio"] == pytest.approx(0.5 / 0.6)
+    # the loops: public / book 1.8 / 1.5; what the estimators add to the do-nothing loop (1.8 - 0.3) / 1.5
+    assert row["book_loop_seconds"] == 1.5 and row["do_nothing_loop_seconds"] == 0.3
+    assert row["public_core_loop_ratio"] == pytest.approx(1.2) and row["estimators_core_ratio"] == pytest.approx(1.0)
+    # start-ups: wall less loop
+    assert row["book_start_seconds"] == pytest.approx(0.5) and row["public_start_seconds"] == pytest.approx(1.2)
     called.clear()
     row, = jncc2.pair(["iris"], "jncc2.jar", repeats=1, public=False)
     assert "public_seconds" not in row and called == ["run", "jncc2"] * 2
 
 
 @pytest.mark.parametrize("command", ["run", "public"])
-def test_no_runs_is_the_start_up_alone(command, capsys):
+def test_each_run_prints_the_seconds_of_its_loop_and_no_runs_is_the_start_up_alone(command, capsys):
+    assert jncc2.main([command, "contact-lenses"]) == 0
+    summary, loop = capsys.readouterr().out.strip().split("\n")
+    assert summary.startswith("contact-lenses Ncc" if command == "public" else "contact-lenses Nbc")
+    assert loop.startswith("loop_seconds ") and 0 < float(loop.split()[1]) < 60
     assert jncc2.main([command, "contact-lenses", "--runs", "0"]) == 0
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().out.startswith("loop_seconds ")
     data = load("contact-lenses", group="zaffalon2012")
     folds = (jncc2.cross_validate_public if command == "public" else jncc2.cross_validate_naive)(data.X, data.y,
                                                                                                  runs=())

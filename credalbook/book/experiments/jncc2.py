@@ -27,12 +27,14 @@ Command line::
 
     python -m credalbook.book.experiments.jncc2 run credit-a            # the book's run, a summary line
     python -m credalbook.book.experiments.jncc2 public credit-a         # the same through the public estimators
+    python -m credalbook.book.experiments.jncc2 public credit-a --do-nothing   # through steps that do nothing
     python -m credalbook.book.experiments.jncc2 pair --jar JAR credit-a letter --repeats 3
 
-``pair`` times the programs as whole processes, alternately (book, public path, JNCC2, book,
-...), and prints per dataset the median of each and the medians of the pairwise ratios book /
-JNCC2, public / JNCC2 and public / book. The jar's path is given by ``--jar`` or the
-``CREDALBOOK_JNCC2_JAR`` environment variable.
+``run`` and ``public`` also print ``loop_seconds``, the time of the cross-validation alone.
+``pair`` times the programs as whole processes, alternately (book, public path, do-nothing path,
+JNCC2, book, ...), and prints per dataset the median of each and the medians of the pairwise
+ratios book / JNCC2, public / JNCC2 and public / book, of whole processes and of the loops. The
+jar's path is given by ``--jar`` or the ``CREDALBOOK_JNCC2_JAR`` environment variable.
 """
 from __future__ import annotations
 
@@ -82,8 +84,9 @@ def naive_fold(numeric, nominal, nominal_values, labels, n_classes: int, train, 
 
     ``numeric``, ``nominal``, ``nominal_values`` as :func:`coded_columns` gives them, ``labels``
     the class codes, ``train`` a boolean mask of the training rows. MDL's cuts are found on the
-    training rows (the classes those up to the largest code there, as :class:`MDLDiscretizer`
-    takes them), every column coded, then counted and compared.
+    training rows (the classes those up to the largest code there, as
+    :class:`~credalbook.preprocessing.MDLDiscretizer` takes them), every column coded, then
+    counted and compared.
     """
     from credalbook._mdl import mdl_cuts
     from credalbook.classifiers.naive import naive_counts, undominated_and_scores
@@ -220,15 +223,19 @@ def summary(folds: dict[str, np.ndarray]) -> dict[str, float]:
 
 
 def _run(dataset: str, selection: str, public: bool = False, runs: int = 10, do_nothing: bool = False) -> int:
+    """Print the summary line, then ``loop_seconds`` (the cross-validation alone, without the start-up)."""
     from credalbook.data import load
 
     data = load(dataset, group="zaffalon2012")
+    start = time.perf_counter()
     if public:
         folds = cross_validate_public(data.X, data.y, runs=range(runs), do_nothing=do_nothing)
     else:
         folds = cross_validate_naive(data.X, data.y, runs=range(runs), selection=selection)
+    seconds = time.perf_counter() - start
     if runs:
         print(dataset, " ".join(f"{key} {value:.2f}" for key, value in summary(folds).items()))
+    print(f"loop_seconds {seconds:.6f}")
     return 0
 
 
@@ -262,9 +269,9 @@ def jncc2_arff(source: Path, target: Path) -> None:
             out.write(pattern.sub(unquoted, line))
 
 
-def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tuple[float, float]:
-    """Wall and CPU (user + system, the process and its children) seconds of one run of ``command``;
-    a run that fails or does not write ``expected`` raises."""
+def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tuple[float, float, float | None]:
+    """Wall and CPU (user + system, the process and its children) seconds of one run of ``command``, and the
+    ``loop_seconds`` it printed (None if none); a run that fails or does not write ``expected`` raises."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -279,7 +286,9 @@ def _seconds(command: list[str], cwd: Path, expected: Path | None = None) -> tup
                            f"{', no ' + expected.name if expected is not None and not expected.is_file() else ''}):"
                            f"\n{tail}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    loop = re.search(r"^loop_seconds (\S+)$", done.stdout, re.MULTILINE)
+    return (seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+            float(loop.group(1)) if loop else None)
 
 
 def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: str | None = None,
@@ -288,17 +297,17 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
 
     One row per dataset: the shape, the median wall seconds of each program over ``repeats`` runs
     (after one warm-up run of each), the median of the per-pair ratios book / JNCC2 of wall time
-    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core); with
-    ``public``, the public path's (``python -m credalbook.book.experiments.jncc2 public``,
-    :func:`cross_validate_public`) median wall seconds (``public_seconds``), the medians of the
-    per-run ratios public / JNCC2 (``public_ratio``, ``public_cpu_ratio``) and public / book
-    (``public_core_ratio``), the start-ups of both (the same commands with ``--runs 0``: Python,
-    the imports and reading the data; ``book_start_seconds``, ``public_start_seconds``), the median
-    ratio of their work, each run less its start-up, public / book, of wall and CPU time
-    (``public_core_work_ratio``, ``public_core_work_cpu_ratio``), the public path through steps
-    that do nothing (``--do-nothing``: its start-up and scikit-learn's and pandas' share;
-    ``do_nothing_seconds``) and the median ratio of what the estimators add to that, public less
-    do-nothing over book less its start-up (``estimators_core_ratio``, ``estimators_core_cpu_ratio``).
+    (``ratio``) and of CPU time (``cpu_ratio``: JNCC2's JVM also works on a second core). With
+    ``public``, also the public path (``python -m credalbook.book.experiments.jncc2 public``,
+    :func:`cross_validate_public`) and the same through steps that do nothing (``--do-nothing``:
+    scikit-learn's and pandas' share): its median wall seconds (``public_seconds``), the medians
+    of the per-run ratios public / JNCC2 (``public_ratio``, ``public_cpu_ratio``) and public /
+    book (``public_core_ratio``); from the cross-validation loops the runs time themselves
+    (``loop_seconds``), the median loop seconds (``book_loop_seconds``, ``public_loop_seconds``,
+    ``do_nothing_loop_seconds``), the median start-ups, each run's wall seconds less its loop
+    (``book_start_seconds``, ``public_start_seconds``), and the medians of the per-run ratios of
+    the public loop to the book's (``public_core_loop_ratio``) and of what the estimators add to
+    the do-nothing loop, to the book's loop (``estimators_core_ratio``).
     """
     from credalbook.data import load
 
@@ -313,8 +322,6 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
             programs = [("book", module + ["run", dataset], None)]
             if public:
                 programs += [("public", module + ["public", dataset], None),
-                             ("book_start", module + ["run", dataset, "--runs", "0"], None),
-                             ("public_start", module + ["public", dataset, "--runs", "0"], None),
                              ("do_nothing", module + ["public", dataset, "--do-nothing"], None)]
             programs.append(("jncc2", jncc2, work / "ResultsTable.csv"))
             times = {name: [] for name, _, _ in programs}
@@ -327,27 +334,26 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
         def median_ratio(a: str, b: str, which: int = 0) -> float:
             return statistics.median(x[which] / z[which] for x, z in zip(times[a], times[b]))
 
+        def median(name: str, which: int = 0) -> float:
+            return statistics.median(run[which] for run in times[name])
+
         row = {"dataset": dataset, "instances": len(data.y), "features": data.X.shape[1],
                "numeric": len(data.numeric_features), "classes": len(data.classes),
-               "book_seconds": statistics.median(wall for wall, _ in times["book"]),
-               "jncc2_seconds": statistics.median(wall for wall, _ in times["jncc2"]),
+               "book_seconds": median("book"), "jncc2_seconds": median("jncc2"),
                "ratio": median_ratio("book", "jncc2"), "cpu_ratio": median_ratio("book", "jncc2", 1)}
         if public:
-            def median_work_ratio(less: str, which: int) -> float:
-                return statistics.median((p[which] - ps[which]) / (b[which] - bs[which]) for p, ps, b, bs in zip(
-                    times["public"], times[less], times["book"], times["book_start"]))
-
-            row.update({"public_seconds": statistics.median(wall for wall, _ in times["public"]),
-                        "book_start_seconds": statistics.median(wall for wall, _ in times["book_start"]),
-                        "public_start_seconds": statistics.median(wall for wall, _ in times["public_start"]),
-                        "do_nothing_seconds": statistics.median(wall for wall, _ in times["do_nothing"]),
+            row.update({"public_seconds": median("public"),
                         "public_ratio": median_ratio("public", "jncc2"),
                         "public_cpu_ratio": median_ratio("public", "jncc2", 1),
                         "public_core_ratio": median_ratio("public", "book"),
-                        "public_core_work_ratio": median_work_ratio("public_start", 0),
-                        "public_core_work_cpu_ratio": median_work_ratio("public_start", 1),
-                        "estimators_core_ratio": median_work_ratio("do_nothing", 0),
-                        "estimators_core_cpu_ratio": median_work_ratio("do_nothing", 1)})
+                        "book_loop_seconds": median("book", 2), "public_loop_seconds": median("public", 2),
+                        "do_nothing_loop_seconds": median("do_nothing", 2),
+                        "book_start_seconds": statistics.median(wall - loop for wall, _, loop in times["book"]),
+                        "public_start_seconds": statistics.median(wall - loop for wall, _, loop in times["public"]),
+                        "public_core_loop_ratio": median_ratio("public", "book", 2),
+                        "estimators_core_ratio": statistics.median(
+                            (p[2] - n[2]) / b[2] for p, n, b in zip(times["public"], times["do_nothing"],
+                                                                    times["book"]))})
         rows.append(row)
     return rows
 
@@ -355,7 +361,7 @@ def pair(datasets, jar: str, *, repeats: int = 3, java: str = "java", python: st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m credalbook.book.experiments.jncc2", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    runs_help = "runs of ten-fold cross-validation (0: the start-up alone: imports and reading the data)"
+    runs_help = "runs of ten-fold cross-validation (0: none, the start-up alone)"
     p = sub.add_parser("run", help="the book's run of the protocol on a dataset of the collection")
     p.add_argument("dataset")
     p.add_argument("--selection", default="entropy", choices=["entropy", "gain"])
@@ -385,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = pair(args.datasets, args.jar, repeats=args.repeats, public=not args.no_public)
     for row in rows:
         public = (f"; public {row['public_seconds']:7.2f} s, ratio {row['public_ratio']:.2f}, "
-                  f"{row['public_core_ratio']:.2f} x book ({row['public_core_work_ratio']:.2f} x less start-ups, "
+                  f"{row['public_core_ratio']:.2f} x book (loops {row['public_core_loop_ratio']:.2f} x, "
                   f"estimators {row['estimators_core_ratio']:.2f} x the core)"
                   if "public_seconds" in row else "")
         print(f"{row['dataset']:12s} {row['instances']:6d} x {row['features']:3d} ({row['numeric']:2d} numeric), "
